@@ -1,0 +1,32 @@
+//===- TgcOps.h - tgc ops --------------------------------------*- C++ -*-===//
+//
+// The generated op classes and small helpers shared by every stage.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_IR_TGCOPS_H
+#define TGC_IR_TGCOPS_H
+
+#include "IR/TgcDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "IR/TgcOps.h.inc"
+
+namespace mlir::tgc {
+
+/// `type` with its element type replaced by `element` (tensor, vector or
+/// scalar alike).
+Type withElementType(Type type, Type element);
+
+/// True for the integer element types of tgc (si*, ui*, signless, index),
+/// false for floats and i1.
+bool isIntegerLike(Type elementType);
+
+} // namespace mlir::tgc
+
+#endif // TGC_IR_TGCOPS_H
