@@ -1,0 +1,13 @@
+//===- tgc-translate.cpp - ONNX import and source emitters ----*- C++ -*-===//
+//
+// The translations in and out of the tgc dialect, for lit: ONNX files in,
+// C/CUDA/Metal source out.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+
+int main(int argc, char **argv) {
+  return mlir::failed(
+      mlir::mlirTranslateMain(argc, argv, "tgc translations\n"));
+}
