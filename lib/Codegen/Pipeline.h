@@ -1,0 +1,55 @@
+//===- Pipeline.h - the named stages of tgc --------------------*- C++ -*-===//
+//
+// The compile pipeline as a list of named stages, so that the driver can
+// dump the IR after any of them and tgc-opt can run exactly what tgc runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_CODEGEN_PIPELINE_H
+#define TGC_CODEGEN_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace mlir::tgc {
+
+struct PipelineOptions {
+  /// False for --no-opt: no kernel optimization actions.
+  bool optimize = true;
+  /// The CPU the C is for (--cpu); empty means the host.
+  std::string cpu;
+  /// "c", "cuda" or "metal".
+  std::string target = "c";
+};
+
+/// One named stage of the pipeline and the passes it runs.
+struct Stage {
+  llvm::StringRef name;
+  void (*addPasses)(OpPassManager &pm, const PipelineOptions &options);
+};
+
+/// The pass stages in order: decompose, simplify, schedule, plan, lower,
+/// optimize, expand, linearize. (import comes before them and render and
+/// package after them; neither is a pass.)
+llvm::ArrayRef<Stage> getStages();
+
+/// Every stage name users may give to --dump-ir, in order, including
+/// "import", "render" and "package".
+llvm::ArrayRef<llvm::StringRef> getStageNames();
+
+/// Adds every stage that comes after `afterStage` ("import" for all).
+void buildTgcPipeline(OpPassManager &pm, const PipelineOptions &options,
+                      llvm::StringRef afterStage = "import");
+
+/// The stage a module has reached, from its `tgc.stage` attribute (set by
+/// the driver when it dumps); "import" if absent.
+llvm::StringRef getModuleStage(ModuleOp module);
+
+/// Registers `--tgc-pipeline` for tgc-opt.
+void registerTgcPipeline();
+
+} // namespace mlir::tgc
+
+#endif // TGC_CODEGEN_PIPELINE_H

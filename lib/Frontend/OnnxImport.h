@@ -1,0 +1,36 @@
+//===- OnnxImport.h - ONNX model to the import stage ----------*- C++ -*-===//
+//
+// Reads an ONNX model through the ONNX library (parser, checker, shape
+// inference) and builds the import-stage module: one tgc.onnx_node per node.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_FRONTEND_ONNXIMPORT_H
+#define TGC_FRONTEND_ONNXIMPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::tgc {
+
+struct ImportOptions {
+  /// Shapes that bind the dynamic dimensions of graph inputs, by input name
+  /// (from --input-shape NAME=D0xD1 or from the tensors given to run/verify).
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+};
+
+/// Imports the model at `path`. On failure emits diagnostics naming the
+/// file (and the node, where there is one) and returns null.
+OwningOpRef<ModuleOp> importOnnx(MLIRContext &context, llvm::StringRef path,
+                                 const ImportOptions &options);
+
+/// Registers `--import-onnx` with mlir-translate's registry.
+void registerOnnxImportTranslation();
+
+} // namespace mlir::tgc
+
+#endif // TGC_FRONTEND_ONNXIMPORT_H
