@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 (bookworm) packages that tgc needs to build and test.
+#
+# Idempotent: when every package is already installed it touches neither apt
+# nor the network, so re-runs are fast and work offline. Run it as root, or as
+# a user with sudo.
+#
+# Not installed here: python3-torch and python3-onnx, which only
+# models/make_models.py needs (regenerating the bundled models).
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache g++ clang       # build tools
+  libmlir-19-dev mlir-19-tools             # MLIR 19: libraries, mlir-tblgen-19
+  llvm-19-dev llvm-19-tools                # LLVM 19, FileCheck and lit
+  libonnx-dev libonnx-testdata             # ONNX checker/shape inference, backend test data
+  libprotobuf-dev protobuf-compiler        # ONNX's protobuf
+  catch2 libcli11-dev nlohmann-json3-dev   # unit tests, command line, JSON
+  python3                                  # Debian's, for lit
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+  if [[ $status != installed ]]; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null; then
+  as_root=(sudo)
+else
+  echo "setup: not root and no sudo; install these packages first:" >&2
+  echo "  ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
