@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IR/TgcOps.h"
+#include "Schedule/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -13,6 +14,7 @@
 int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  mlir::tgc::registerTgcSchedulePasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
   return mlir::asMainReturnCode(

@@ -1,0 +1,65 @@
+//===- Passes.td - graph-level passes of tgc ---------------*- tablegen -*-===//
+//
+// simplify, schedule and plan: the stages between the decomposed tensor
+// graph and the kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_SCHEDULE_PASSES_TD
+#define TGC_SCHEDULE_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TgcSimplify : Pass<"tgc-simplify", "::mlir::ModuleOp"> {
+  let summary = "Algebraic rewrites and constant folding on the tensor graph";
+  let description = [{
+    Applies every op's folder (x*1 => x, x+(-0.0) => x, neg(neg x) => x,
+    log2(exp2 x) => x, constant folding of scalars, splats and small dense
+    tensors) and the graph rules of SimplifyPatterns: chains of movement ops
+    collapse (permute(permute x) => permute x, expand(expand x) => expand x),
+    movement ops of small constants fold, elementwise ops of splat constants
+    fold, and dead ops are removed. Float rules that would change NaN, Inf
+    or -0.0 are not applied. Weights (resource blobs) are never expanded
+    into IR attributes.
+  }];
+}
+
+def TgcSchedule : Pass<"tgc-schedule", "::mlir::ModuleOp"> {
+  let summary = "Split the tensor graph into kernels (tinygrad: schedule)";
+  let description = [{
+    Decides which tensors are realized in memory and groups every other op
+    into the kernel of the realized tensor that needs it:
+    - function results and tgc.contiguous values are realized;
+    - elementwise and movement ops never are on their own: they fuse into
+      their consumers (movement ops become index expressions);
+    - a value that is broadcast (tgc.expand) into a loop that does not
+      reduce over the broadcast axes would be recomputed once per element
+      of those axes; it is realized if it contains a reduce or costs more
+      than `max-recompute-cost` ALU ops (transcendental ops count 8);
+    - a value that would be computed in two or more kernels is realized if
+      it contains a reduce or costs more than `max-recompute-cost`.
+    Each kernel's body is the cone of its result, cloned into a tgc.kernel.
+  }];
+  let options = [
+    Option<"maxRecomputeCost", "max-recompute-cost", "int64_t", "4",
+           "most ALU work per element that may be recomputed instead of stored">
+  ];
+}
+
+def TgcPlan : Pass<"tgc-plan", "::mlir::ModuleOp"> {
+  let summary = "Place intermediate buffers in one arena by lifetime";
+  let description = [{
+    Every kernel result that is not a model output gets a byte offset in a
+    single arena (`arena_offset`); buffers whose lifetimes do not overlap
+    share bytes. Buffers are placed largest first at the lowest aligned
+    offset that no overlapping buffer uses. Sets `tgc.arena_bytes`,
+    `tgc.arena_align` and `tgc.peak_bytes` (the most bytes live at once:
+    what no plan can beat) on the module.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", "64",
+           "byte alignment of every buffer and of the arena">
+  ];
+}
+
+#endif // TGC_SCHEDULE_PASSES_TD

@@ -1,0 +1,443 @@
+//===- Schedule.cpp - split the tensor graph into kernels -----*- C++ -*-===//
+//
+// Decides which tensors are realized in memory and clones the cone of each
+// into a tgc.kernel. Everything else fuses: elementwise chains, reduces
+// with their inputs and (where no work would be repeated) with their
+// consumers; movement ops become index expressions inside kernels.
+//
+// The realize rules, applied until nothing changes (see Passes.td):
+//  1. function results and tgc.contiguous values;
+//  2. a value containing an unrealized reduce that has two or more
+//     consumers (each would repeat the reduce);
+//  3. a value broadcast into a loop that does not reduce over the broadcast
+//     axes, when it contains a reduce or costs more than the recompute
+//     limit;
+//  4. a value needed by two or more kernels, when it contains a reduce or
+//     costs more than the recompute limit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IR/TgcOps.h"
+#include "Schedule/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::tgc {
+#define GEN_PASS_DEF_TGCSCHEDULE
+#include "Schedule/Passes.h.inc"
+
+namespace {
+
+constexpr int64_t kReduceCost = int64_t(1) << 40;
+
+bool isMovement(Operation *op) {
+  return isa<ReshapeOp, PermuteOp, ExpandOp, PadOp, ShrinkOp, FlipOp>(op);
+}
+
+/// True for constants that stay in memory (weights); splats are inlined.
+bool isWeight(Value value) {
+  auto constant = value.getDefiningOp<ConstOp>();
+  if (!constant)
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  return !dense || !dense.isSplat();
+}
+
+/// ALU work per element of one op: transcendental and division ops count
+/// 8, a reduce counts as never worth repeating.
+int64_t opCost(Operation *op) {
+  if (isa<ReduceAxisOp>(op))
+    return kReduceCost;
+  if (isMovement(op) || isa<ConstOp, BitcastOp, ContiguousOp>(op))
+    return 0;
+  if (isa<Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, FdivOp, PowOp, IdivOp,
+          ModOp>(op))
+    return 8;
+  if (isa<MulaccOp>(op))
+    return 2;
+  return 1;
+}
+
+/// Maps a set of axes of `op`'s source to axes of its result; nullopt when
+/// a reshape mixes axes of the set with axes outside it.
+std::optional<llvm::SmallSet<int64_t, 8>>
+mapAxes(Operation *op, const llvm::SmallSet<int64_t, 8> &axes) {
+  llvm::SmallSet<int64_t, 8> result;
+  auto srcShape = cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
+  auto dstShape = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  if (auto permute = dyn_cast<PermuteOp>(op)) {
+    for (auto [i, axis] : llvm::enumerate(permute.getOrder()))
+      if (axes.contains(axis))
+        result.insert(i);
+    return result;
+  }
+  if (isa<ExpandOp>(op)) {
+    result = axes;
+    for (size_t d = 0; d < srcShape.size(); ++d)
+      if (srcShape[d] == 1 && dstShape[d] > 1)
+        result.insert(d);
+    return result;
+  }
+  if (!isa<ReshapeOp>(op))
+    return axes; // pad, shrink, flip keep the axes
+  // Walk both shapes in groups of equal products; size-1 dims are neutral.
+  size_t i = 0, j = 0, n = srcShape.size(), m = dstShape.size();
+  while (i < n || j < m) {
+    if (i < n && srcShape[i] == 1) {
+      ++i;
+      continue;
+    }
+    if (j < m && dstShape[j] == 1) {
+      ++j;
+      continue;
+    }
+    if (i == n || j == m)
+      return std::nullopt;
+    size_t gi = i + 1, gj = j + 1;
+    int64_t pi = srcShape[i], pj = dstShape[j];
+    while (pi != pj) {
+      if (pi < pj && gi < n)
+        pi *= srcShape[gi++];
+      else if (pj < pi && gj < m)
+        pj *= dstShape[gj++];
+      else
+        return std::nullopt;
+    }
+    bool any = false, all = true;
+    for (size_t k = i; k < gi; ++k) {
+      if (srcShape[k] == 1)
+        continue;
+      any |= axes.contains(k);
+      all &= axes.contains(k);
+    }
+    if (any && !all)
+      return std::nullopt;
+    if (any)
+      for (size_t k = j; k < gj; ++k)
+        if (dstShape[k] != 1)
+          result.insert(k);
+    i = gi;
+    j = gj;
+  }
+  return result;
+}
+
+class Scheduler {
+public:
+  Scheduler(func::FuncOp func, int64_t maxRecomputeCost)
+      : func(func), maxRecomputeCost(maxRecomputeCost) {}
+
+  LogicalResult run();
+
+private:
+  bool isBuffer(Value value) {
+    return isa<BlockArgument>(value) || isWeight(value) ||
+           realized.contains(value) || value.getDefiningOp<KernelOp>();
+  }
+  int64_t coneCost(Value value);
+  SmallVector<Operation *> consumers(Value value);
+  bool broadcastIsRecomputed(ExpandOp expand);
+  bool realizeOnce();
+  Value peelMovement(Value value);
+  void buildKernels();
+  std::string kernelName(Value result, ArrayRef<Operation *> cone);
+
+  func::FuncOp func;
+  int64_t maxRecomputeCost;
+  llvm::DenseSet<Value> realized;
+  llvm::StringSet<> names;
+};
+
+/// Work to compute one element of `value` from buffers: the sum over the
+/// distinct ops of its cone.
+int64_t Scheduler::coneCost(Value value) {
+  int64_t cost = 0;
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  SmallVector<Value> work{value};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (isBuffer(v) && v != value)
+      continue;
+    Operation *op = v.getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    cost = std::min(kReduceCost, cost + opCost(op));
+    llvm::append_range(work, op->getOperands());
+  }
+  return cost;
+}
+
+/// The non-movement ops that use `value`, looking through movement ops.
+SmallVector<Operation *> Scheduler::consumers(Value value) {
+  SmallVector<Operation *> result;
+  SmallVector<Value> work{value};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isMovement(user) && !realized.contains(user->getResult(0)))
+        work.push_back(user->getResult(0));
+      else
+        result.push_back(user);
+    }
+  }
+  return result;
+}
+
+Value Scheduler::peelMovement(Value value) {
+  while (!isBuffer(value) && value.getDefiningOp() &&
+         isMovement(value.getDefiningOp()))
+    value = value.getDefiningOp()->getOperand(0);
+  return value;
+}
+
+/// True if the source of `expand` would be computed again for every element
+/// of the broadcast axes: some path from the expand reaches a reduce that
+/// does not reduce over them, or a realized value in which they are not the
+/// innermost axes (loops run outer axes first).
+bool Scheduler::broadcastIsRecomputed(ExpandOp expand) {
+  llvm::SmallSet<int64_t, 8> none;
+  auto axes = mapAxes(expand, none);
+  if (!axes || axes->empty())
+    return false;
+  SmallVector<std::pair<Value, llvm::SmallSet<int64_t, 8>>> work;
+  work.push_back({expand.getResult(), *axes});
+  while (!work.empty()) {
+    auto [value, broadcast] = work.pop_back_val();
+    auto shape = cast<RankedTensorType>(value.getType()).getShape();
+    if (realized.contains(value)) {
+      int64_t lastOuter = -1, firstBroadcast = shape.size();
+      for (int64_t d = 0; d < (int64_t)shape.size(); ++d) {
+        if (shape[d] == 1)
+          continue;
+        if (broadcast.contains(d))
+          firstBroadcast = std::min(firstBroadcast, d);
+        else
+          lastOuter = d;
+      }
+      if (lastOuter > firstBroadcast)
+        return true;
+      continue;
+    }
+    for (Operation *user : value.getUsers()) {
+      if (auto reduce = dyn_cast<ReduceAxisOp>(user)) {
+        for (int64_t d : broadcast)
+          if (shape[d] > 1 && !llvm::is_contained(reduce.getAxes(), d))
+            return true;
+        continue;
+      }
+      if (isa<func::ReturnOp>(user))
+        continue;
+      if (isMovement(user)) {
+        auto mapped = mapAxes(user, broadcast);
+        if (!mapped)
+          return true;
+        work.push_back({user->getResult(0), *mapped});
+        continue;
+      }
+      for (Value result : user->getResults())
+        work.push_back({result, broadcast});
+    }
+  }
+  return false;
+}
+
+/// One sweep of the realize rules; returns true if it realized anything.
+bool Scheduler::realizeOnce() {
+  bool changed = false;
+  auto realize = [&](Value value) {
+    if (isBuffer(value))
+      return;
+    realized.insert(value);
+    changed = true;
+  };
+  for (Operation &op : func.getBody().front()) {
+    if (op.getNumResults() != 1 || isMovement(&op) || isa<ConstOp>(op))
+      continue;
+    Value value = op.getResult(0);
+    if (isBuffer(value))
+      continue;
+    int64_t cost = coneCost(value);
+    // Rule 2: a reduce with two consumers would run twice.
+    if (cost >= kReduceCost && consumers(value).size() >= 2) {
+      realize(value);
+      continue;
+    }
+    // Rule 4: needed by two kernels.
+    if (cost > maxRecomputeCost) {
+      llvm::SmallPtrSet<Operation *, 4> kernels;
+      SmallVector<Value> work{value};
+      llvm::DenseSet<Value> seen;
+      while (!work.empty()) {
+        Value v = work.pop_back_val();
+        if (!seen.insert(v).second)
+          continue;
+        for (OpOperand &use : v.getUses()) {
+          Operation *user = use.getOwner();
+          if (isa<func::ReturnOp>(user)) {
+            kernels.insert(v.getDefiningOp());
+            continue;
+          }
+          for (Value r : user->getResults()) {
+            if (realized.contains(r))
+              kernels.insert(user);
+            else
+              work.push_back(r);
+          }
+        }
+      }
+      if (kernels.size() >= 2) {
+        realize(value);
+        continue;
+      }
+    }
+  }
+  // Rule 3: broadcasts that repeat work.
+  func.walk([&](ExpandOp expand) {
+    Value src = peelMovement(expand.getSrc());
+    if (isBuffer(src) || !broadcastIsRecomputed(expand))
+      return;
+    if (coneCost(src) > maxRecomputeCost)
+      realize(src);
+  });
+  return changed;
+}
+
+std::string Scheduler::kernelName(Value result, ArrayRef<Operation *> cone) {
+  std::string name = "E";
+  SmallVector<int64_t> reduceDims;
+  for (Operation *op : cone)
+    if (auto reduce = dyn_cast<ReduceAxisOp>(op)) {
+      name = "r";
+      if (reduceDims.empty())
+        for (int64_t axis : reduce.getAxes())
+          reduceDims.push_back(
+              cast<RankedTensorType>(reduce.getSrc().getType()).getShape()[axis]);
+    }
+  for (int64_t dim : cast<RankedTensorType>(result.getType()).getShape())
+    name += "_" + std::to_string(dim);
+  for (int64_t dim : reduceDims)
+    name += "_" + std::to_string(dim);
+  std::string unique = name;
+  for (int n = 1; !names.insert(unique).second; ++n)
+    unique = name + "n" + std::to_string(n);
+  return unique;
+}
+
+/// Clones the cone of every realized value into a tgc.kernel placed right
+/// after the value's op, and makes every function result a kernel result.
+void Scheduler::buildKernels() {
+  Block &body = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+
+  // A result that is an input, a weight or another result needs a copy.
+  llvm::DenseSet<Value> returned;
+  for (OpOperand &operand : ret->getOpOperands()) {
+    Value v = operand.get();
+    bool needsCopy = isa<BlockArgument>(v) || isWeight(v) ||
+                     !returned.insert(v).second;
+    if (!needsCopy) {
+      realized.insert(v);
+      continue;
+    }
+    OpBuilder builder(ret);
+    auto copy = builder.create<ContiguousOp>(v.getLoc(), v.getType(), v);
+    operand.set(copy);
+    realized.insert(copy);
+  }
+
+  SmallVector<Operation *> order;
+  for (Operation &op : body)
+    if (op.getNumResults() == 1 && realized.contains(op.getResult(0)))
+      order.push_back(&op);
+
+  for (Operation *root : order) {
+    Value result = root->getResult(0);
+    // The cone, in block order, and the buffers it reads.
+    llvm::SetVector<Operation *> cone;
+    llvm::SetVector<Value> inputs;
+    SmallVector<Value> work{result};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (v != result && isBuffer(v)) {
+        inputs.insert(v);
+        continue;
+      }
+      Operation *op = v.getDefiningOp();
+      if (!op || cone.contains(op))
+        continue;
+      cone.insert(op);
+      llvm::append_range(work, op->getOperands());
+    }
+    SmallVector<Operation *> sorted(cone.begin(), cone.end());
+    llvm::sort(sorted, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    SmallVector<Value> inputList(inputs.begin(), inputs.end());
+    llvm::sort(inputList, [](Value a, Value b) {
+      auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+      if (argA || argB)
+        return argA && (!argB || argA.getArgNumber() < argB.getArgNumber());
+      return a.getDefiningOp()->isBeforeInBlock(b.getDefiningOp());
+    });
+
+    OpBuilder builder(root->getContext());
+    builder.setInsertionPointAfter(root);
+    auto kernel = builder.create<KernelOp>(
+        root->getLoc(), TypeRange{result.getType()},
+        builder.getStringAttr(kernelName(result, sorted)), inputList,
+        /*opts=*/nullptr, /*arena_offset=*/nullptr);
+    Block *block = builder.createBlock(&kernel.getBody());
+    IRMapping mapping;
+    for (Value input : inputList)
+      mapping.map(input, block->addArgument(input.getType(), input.getLoc()));
+    builder.setInsertionPointToStart(block);
+    for (Operation *op : sorted)
+      builder.clone(*op, mapping);
+    builder.create<SinkOp>(root->getLoc(), mapping.lookup(result));
+    result.replaceUsesWithIf(kernel.getResult(0), [&](OpOperand &use) {
+      return !kernel->isProperAncestor(use.getOwner());
+    });
+  }
+
+  // Everything not in a kernel is now dead, but the weights.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (!isa<KernelOp, func::ReturnOp>(op) && op.use_empty())
+      op.erase();
+}
+
+LogicalResult Scheduler::run() {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("schedule needs a function with one block");
+  for (Operation &op : func.getBody().front()) {
+    if (isa<OnnxNodeOp>(op))
+      return op.emitError("is not decomposed; run tgc-decompose first");
+    if (isa<KernelOp>(op))
+      return op.emitError("is already scheduled");
+    if (auto contiguous = dyn_cast<ContiguousOp>(op))
+      realized.insert(contiguous.getResult());
+  }
+  for (Value v : func.getBody().front().getTerminator()->getOperands())
+    if (!isBuffer(v))
+      realized.insert(v);
+  while (realizeOnce()) {
+  }
+  buildKernels();
+  return success();
+}
+
+struct Schedule : impl::TgcScheduleBase<Schedule> {
+  using TgcScheduleBase::TgcScheduleBase;
+
+  void runOnOperation() final {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (failed(Scheduler(func, maxRecomputeCost).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::tgc

@@ -1,0 +1,214 @@
+//===- Simplify.cpp - algebraic rewrites on the tensor graph --*- C++ -*-===//
+//
+// The graph half of tinygrad's symbolic rules: op folders (registered with
+// each op) plus the rewrites below, which need more than one op or loops
+// over attribute data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IR/TgcOps.h"
+#include "Schedule/Passes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tgc {
+#define GEN_PASS_DEF_TGCSIMPLIFY
+#include "Schedule/Passes.h.inc"
+
+namespace {
+
+/// Largest constant tensor a movement or reduce op is folded into.
+constexpr int64_t kMaxFoldedElements = 4096;
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = (int64_t)shape.size() - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+// permute(permute(x, a), b) => permute(x, a[b])
+struct ComposePermutes : OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PermuteOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getSrc().getDefiningOp<PermuteOp>();
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> order;
+    for (int64_t axis : op.getOrder())
+      order.push_back(inner.getOrder()[axis]);
+    rewriter.replaceOpWithNewOp<PermuteOp>(op, op.getType(), inner.getSrc(),
+                                           order);
+    return success();
+  }
+};
+
+// expand(expand(x)) => expand(x)
+struct ComposeExpands : OpRewritePattern<ExpandOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ExpandOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getSrc().getDefiningOp<ExpandOp>();
+    if (!inner)
+      return failure();
+    rewriter.replaceOpWithNewOp<ExpandOp>(op, op.getType(), inner.getSrc());
+    return success();
+  }
+};
+
+/// The small dense constant feeding `value`, or null.
+DenseElementsAttr smallConstant(Value value) {
+  auto constant = value.getDefiningOp<ConstOp>();
+  if (!constant)
+    return {};
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!dense || dense.getNumElements() > kMaxFoldedElements)
+    return {};
+  return dense;
+}
+
+/// Folds a movement op of a small constant by asking, for every result
+/// element, which source element it shows (or none: padding, which is 0).
+template <typename MovementOp>
+struct FoldConstantView : OpRewritePattern<MovementOp> {
+  using OpRewritePattern<MovementOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(MovementOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr src = smallConstant(op.getSrc());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!src || src.isSplat() ||
+        resultType.getNumElements() > kMaxFoldedElements)
+      return failure();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    SmallVector<Attribute> srcValues(src.getValues<Attribute>());
+    SmallVector<int64_t> srcStrides = stridesOf(srcType.getShape());
+    ArrayRef<int64_t> shape = resultType.getShape();
+    Attribute zero = rewriter.getZeroAttr(resultType.getElementType());
+    SmallVector<Attribute> values;
+    SmallVector<int64_t> index(shape.size(), 0);
+    for (int64_t n = 0; n < resultType.getNumElements(); ++n) {
+      int64_t flat = n;
+      for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
+        index[d] = flat % shape[d];
+        flat /= shape[d];
+      }
+      std::optional<int64_t> from = sourceOffset(op, index, srcType, srcStrides);
+      values.push_back(from ? srcValues[*from] : zero);
+    }
+    rewriter.replaceOpWithNewOp<ConstOp>(
+        op, DenseElementsAttr::get(resultType, values));
+    return success();
+  }
+
+  static std::optional<int64_t> sourceOffset(MovementOp op,
+                                             ArrayRef<int64_t> index,
+                                             RankedTensorType srcType,
+                                             ArrayRef<int64_t> srcStrides) {
+    ArrayRef<int64_t> srcShape = srcType.getShape();
+    int64_t offset = 0;
+    for (size_t d = 0; d < srcShape.size(); ++d) {
+      int64_t i = 0;
+      if constexpr (std::is_same_v<MovementOp, PermuteOp>) {
+        i = index[llvm::find(op.getOrder(), (int64_t)d) - op.getOrder().begin()];
+      } else if constexpr (std::is_same_v<MovementOp, ExpandOp>) {
+        i = srcShape[d] == 1 ? 0 : index[d];
+      } else if constexpr (std::is_same_v<MovementOp, PadOp>) {
+        i = index[d] - op.getLow()[d];
+        if (i < 0 || i >= srcShape[d])
+          return std::nullopt;
+      } else if constexpr (std::is_same_v<MovementOp, ShrinkOp>) {
+        i = index[d] + op.getBegin()[d];
+      } else {
+        static_assert(std::is_same_v<MovementOp, FlipOp>);
+        i = llvm::is_contained(op.getAxes(), (int64_t)d)
+                ? srcShape[d] - 1 - index[d]
+                : index[d];
+      }
+      offset += i * srcStrides[d];
+    }
+    return offset;
+  }
+};
+
+/// Folds reduce_axis of a small integer or float constant.
+struct FoldConstantReduce : OpRewritePattern<ReduceAxisOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceAxisOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr src = smallConstant(op.getSrc());
+    if (!src)
+      return failure();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type element = resultType.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    if (!isFloat && !isIntegerLike(element))
+      return failure();
+    bool isUnsigned = element.isUnsignedInteger();
+    SmallVector<int64_t> resultStrides = stridesOf(resultType.getShape());
+    ArrayRef<int64_t> srcShape = srcType.getShape();
+
+    SmallVector<std::optional<double>> floats(resultType.getNumElements());
+    SmallVector<std::optional<APInt>> ints(resultType.getNumElements());
+    int64_t n = 0;
+    for (Attribute value : src.getValues<Attribute>()) {
+      int64_t flat = n++, target = 0;
+      for (int64_t d = (int64_t)srcShape.size() - 1; d >= 0; --d) {
+        int64_t i = flat % srcShape[d];
+        flat /= srcShape[d];
+        if (resultType.getShape()[d] != 1)
+          target += i * resultStrides[d];
+      }
+      if (isFloat) {
+        double x = cast<FloatAttr>(value).getValueAsDouble();
+        auto &acc = floats[target];
+        if (!acc)
+          acc = x;
+        else if (op.getKind() == ReduceKind::add)
+          acc = *acc + x;
+        else if (op.getKind() == ReduceKind::mul)
+          acc = *acc * x;
+        else
+          acc = (std::isnan(*acc) || std::isnan(x)) ? NAN : std::max(*acc, x);
+        continue;
+      }
+      APInt x = cast<IntegerAttr>(value).getValue();
+      auto &acc = ints[target];
+      if (!acc)
+        acc = x;
+      else if (op.getKind() == ReduceKind::add)
+        acc = *acc + x;
+      else if (op.getKind() == ReduceKind::mul)
+        acc = *acc * x;
+      else
+        acc = isUnsigned ? llvm::APIntOps::umax(*acc, x)
+                         : llvm::APIntOps::smax(*acc, x);
+    }
+    SmallVector<Attribute> values;
+    for (int64_t i = 0; i < resultType.getNumElements(); ++i)
+      values.push_back(isFloat ? Attribute(FloatAttr::get(element, *floats[i]))
+                               : Attribute(IntegerAttr::get(element, *ints[i])));
+    rewriter.replaceOpWithNewOp<ConstOp>(
+        op, DenseElementsAttr::get(resultType, values));
+    return success();
+  }
+};
+
+struct Simplify : impl::TgcSimplifyBase<Simplify> {
+  using TgcSimplifyBase::TgcSimplifyBase;
+
+  void runOnOperation() final {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ComposePermutes, ComposeExpands, FoldConstantView<PermuteOp>,
+                 FoldConstantView<ExpandOp>, FoldConstantView<PadOp>,
+                 FoldConstantView<ShrinkOp>, FoldConstantView<FlipOp>,
+                 FoldConstantReduce>(&getContext());
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::tgc
