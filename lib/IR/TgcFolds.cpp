@@ -270,10 +270,11 @@ static Attribute foldBinary(Attribute lhs, Attribute rhs, Type type,
 
 // x + 0 -> x (integers), x + -0.0 -> x (floats: x + +0.0 turns -0.0 into +0.0)
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (isConstantWhere(adaptor.getRhs(), [](Attribute a) {
-        return isIntZero(a) || isNegZero(a);
-      }))
+  auto isIdentity = [](Attribute a) { return isIntZero(a) || isNegZero(a); };
+  if (isConstantWhere(adaptor.getRhs(), isIdentity))
     return getLhs();
+  if (isConstantWhere(adaptor.getLhs(), isIdentity))
+    return getRhs();
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {[](double a, double b) { return a + b; },
                      [](const APInt &a, const APInt &b, bool) {
@@ -296,8 +297,12 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
   if (isConstantWhere(adaptor.getRhs(), isOne))
     return getLhs();
+  if (isConstantWhere(adaptor.getLhs(), isOne))
+    return getRhs();
   if (isConstantWhere(adaptor.getRhs(), isIntZero))
     return adaptor.getRhs();
+  if (isConstantWhere(adaptor.getLhs(), isIntZero))
+    return adaptor.getLhs();
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {[](double a, double b) { return a * b; },
                      [](const APInt &a, const APInt &b, bool) {
@@ -368,20 +373,41 @@ OpFoldResult ShrOp::fold(FoldAdaptor adaptor) {
                      }});
 }
 
-// and(x, x) -> x
+static bool isAllOnes(Attribute a) {
+  auto i = dyn_cast<IntegerAttr>(a);
+  return i && i.getValue().isAllOnes();
+}
+
+// and(x, x) -> x; and(x, ~0) -> x; and(x, 0) -> 0
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
+  if (isConstantWhere(adaptor.getRhs(), isAllOnes))
+    return getLhs();
+  if (isConstantWhere(adaptor.getLhs(), isAllOnes))
+    return getRhs();
+  if (isConstantWhere(adaptor.getRhs(), isIntZero))
+    return adaptor.getRhs();
+  if (isConstantWhere(adaptor.getLhs(), isIntZero))
+    return adaptor.getLhs();
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {nullptr, [](const APInt &a, const APInt &b, bool) {
                        return std::optional<APInt>(a & b);
                      }});
 }
 
-// or(x, x) -> x
+// or(x, x) -> x; or(x, 0) -> x; or(x, ~0) -> ~0
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
+  if (isConstantWhere(adaptor.getRhs(), isIntZero))
+    return getLhs();
+  if (isConstantWhere(adaptor.getLhs(), isIntZero))
+    return getRhs();
+  if (isConstantWhere(adaptor.getRhs(), isAllOnes))
+    return adaptor.getRhs();
+  if (isConstantWhere(adaptor.getLhs(), isAllOnes))
+    return adaptor.getLhs();
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {nullptr, [](const APInt &a, const APInt &b, bool) {
                        return std::optional<APInt>(a | b);

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/Passes.h"
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,6 +16,7 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::tgc::registerTgcSchedulePasses();
+  mlir::tgc::registerTgcCodegenPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
   return mlir::asMainReturnCode(

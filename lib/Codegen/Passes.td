@@ -1,0 +1,58 @@
+//===- Passes.td - kernel-level passes of tgc --------------*- tablegen -*-===//
+//
+// lower, symbolic, optimize, expand and linearize: from kernels of tensor
+// ops to ordered loop programs ready to render.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_CODEGEN_PASSES_TD
+#define TGC_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TgcLower : Pass<"tgc-lower", "::mlir::ModuleOp"> {
+  let summary = "Turn kernel bodies into loops, loads and stores (tinygrad: rangeify)";
+  let description = [{
+    Each tgc.kernel whose body still works on tensors becomes a flat loop
+    program over pointers: a `global` tgc.range per output dim of size > 1,
+    the value of every op computed per element from index expressions.
+    Movement ops turn into index arithmetic (reshape: flatten and split
+    within groups of dims of equal size; permute, expand, shrink, flip:
+    per-dim maps; pad: an offset and a validity mask that gates the loads
+    under it); a reduce_axis opens `reduce` ranges around its source and
+    closes them with a tgc.reduce. Ops are emitted where they are needed,
+    naively; tgc-linearize places them.
+  }];
+}
+
+def TgcSymbolic : Pass<"tgc-symbolic", "::mlir::ModuleOp"> {
+  let summary = "Simplify index arithmetic by value ranges (tinygrad: symbolic)";
+  let description = [{
+    Rewrites integer index expressions of lowered kernels using the bounds
+    of each value (ranges run over [0, bound)):
+      x // c => 0 and x % c => x             if 0 <= x < c
+      (a*c + b) // c => a + b // c            if a*c >= 0 and b >= 0
+      (a*c + b) % c => b % c                  if a*c >= 0 and b >= 0
+      (x // a) // b => x // (a*b)             if x >= 0
+      x < y => true / false                   if the bounds decide it
+    which removes the div/mod that reshapes introduce and the masks of pads
+    that can never be false, together with every op's folder.
+  }];
+}
+
+def TgcLinearize : Pass<"tgc-linearize", "::mlir::ModuleOp"> {
+  let summary = "Place every op in the outermost loop it needs and order the program (tinygrad: linearize)";
+  let description = [{
+    Computes, for each op of a lowered kernel, the ranges it depends on and
+    places it in the innermost of them, so loop-invariant work (index
+    arithmetic, and whole reductions whose result does not depend on an
+    outer loop) moves out of loops. Global ranges nest in id order; the
+    ranges of a reduce nest inside the loop where its result is needed.
+    Identical pure ops in one loop are merged (a scope-safe CSE). Each
+    tgc.reduce becomes an accumulator: a tgc.define_reg initialized with the
+    identity of its operator before its loops, updated inside the innermost
+    of them and read after them.
+  }];
+}
+
+#endif // TGC_CODEGEN_PASSES_TD

@@ -1,0 +1,258 @@
+//===- Symbolic.cpp - index arithmetic by value ranges --------*- C++ -*-===//
+//
+// tinygrad's symbolic rules for the integer index math of lowered kernels.
+// Every rule needs bounds: a range runs over [0, bound), and add, mul,
+// idiv and mod propagate [min, max]. Expressions are viewed as linear
+// sums  c0 + sum(coef_k * atom_k)  so that div and mod by a constant can
+// split off the terms that are multiples of it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/Passes.h"
+#include "Codegen/Symbolic.h"
+#include "IR/TgcOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tgc {
+#define GEN_PASS_DEF_TGCSYMBOLIC
+#include "Codegen/Passes.h.inc"
+
+std::optional<int64_t> constantIndex(Value value) {
+  APInt constant;
+  if (value.getType().isIndex() && matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+std::optional<IndexBounds> boundsOf(Value value, int depth) {
+  if (!value.getType().isIndex() || depth > 24)
+    return std::nullopt;
+  if (auto c = constantIndex(value))
+    return IndexBounds{*c, *c};
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (auto range = dyn_cast<RangeOp>(op))
+    return IndexBounds{0, (int64_t)range.getBound() - 1};
+  if (auto special = dyn_cast<SpecialOp>(op))
+    return IndexBounds{0, (int64_t)special.getBound() - 1};
+  if (op->getNumOperands() != 2)
+    return std::nullopt;
+  auto a = boundsOf(op->getOperand(0), depth + 1);
+  auto b = boundsOf(op->getOperand(1), depth + 1);
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<AddOp>(op))
+    return IndexBounds{a->min + b->min, a->max + b->max};
+  if (isa<SubOp>(op))
+    return IndexBounds{a->min - b->max, a->max - b->min};
+  if (isa<MulOp>(op)) {
+    int64_t p[] = {a->min * b->min, a->min * b->max, a->max * b->min,
+                   a->max * b->max};
+    return IndexBounds{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  }
+  if (isa<IdivOp>(op) && b->min == b->max && b->min > 0 && a->min >= 0)
+    return IndexBounds{a->min / b->min, a->max / b->min};
+  if (isa<ModOp>(op) && b->min == b->max && b->min > 0 && a->min >= 0)
+    return IndexBounds{0, std::min(a->max, b->min - 1)};
+  if (isa<MaxOp>(op))
+    return IndexBounds{std::max(a->min, b->min), std::max(a->max, b->max)};
+  return std::nullopt;
+}
+
+LinearSum linearSumOf(Value value) {
+  LinearSum sum;
+  SmallVector<std::pair<Value, int64_t>> work{{value, 1}};
+  while (!work.empty()) {
+    auto [v, coef] = work.pop_back_val();
+    if (auto c = constantIndex(v)) {
+      sum.constant += coef * *c;
+      continue;
+    }
+    Operation *op = v.getDefiningOp();
+    if (op && isa<AddOp>(op)) {
+      work.push_back({op->getOperand(0), coef});
+      work.push_back({op->getOperand(1), coef});
+      continue;
+    }
+    if (op && isa<SubOp>(op)) {
+      work.push_back({op->getOperand(0), coef});
+      work.push_back({op->getOperand(1), -coef});
+      continue;
+    }
+    if (op && isa<MulOp>(op)) {
+      if (auto c = constantIndex(op->getOperand(1))) {
+        work.push_back({op->getOperand(0), coef * *c});
+        continue;
+      }
+      if (auto c = constantIndex(op->getOperand(0))) {
+        work.push_back({op->getOperand(1), coef * *c});
+        continue;
+      }
+    }
+    auto it = llvm::find_if(sum.terms, [&](auto &t) { return t.first == v; });
+    if (it != sum.terms.end())
+      it->second += coef;
+    else
+      sum.terms.push_back({v, coef});
+  }
+  llvm::erase_if(sum.terms, [](auto &t) { return t.second == 0; });
+  return sum;
+}
+
+std::optional<IndexBounds> boundsOf(const LinearSum &sum) {
+  IndexBounds bounds{sum.constant, sum.constant};
+  for (auto [atom, coef] : sum.terms) {
+    auto b = boundsOf(atom);
+    if (!b)
+      return std::nullopt;
+    bounds.min += coef > 0 ? coef * b->min : coef * b->max;
+    bounds.max += coef > 0 ? coef * b->max : coef * b->min;
+  }
+  return bounds;
+}
+
+Value buildLinearSum(OpBuilder &builder, Location loc, const LinearSum &sum) {
+  auto constant = [&](int64_t c) -> Value {
+    return builder.create<ConstOp>(loc, builder.getIndexAttr(c));
+  };
+  Value result;
+  for (auto [atom, coef] : sum.terms) {
+    Value term = coef == 1 ? atom
+                           : builder.createOrFold<MulOp>(loc, atom, constant(coef));
+    result = result ? builder.createOrFold<AddOp>(loc, result, term) : term;
+  }
+  if (!result)
+    return constant(sum.constant);
+  if (sum.constant)
+    result = builder.createOrFold<AddOp>(loc, result, constant(sum.constant));
+  return result;
+}
+
+namespace {
+
+/// Splits `x` into the terms whose coefficients are multiples of `c` (with
+/// the coefficients divided by c) and the rest. Succeeds only when both
+/// parts are non-negative, where C's truncating division is floor division.
+struct DivSplit {
+  LinearSum quotient, rest;
+};
+std::optional<DivSplit> splitByDivisor(Value x, int64_t c) {
+  LinearSum sum = linearSumOf(x);
+  DivSplit split;
+  for (auto [atom, coef] : sum.terms) {
+    if (coef % c == 0)
+      split.quotient.terms.push_back({atom, coef / c});
+    else
+      split.rest.terms.push_back({atom, coef});
+  }
+  split.quotient.constant = sum.constant / c * (sum.constant >= 0 ? 1 : 0);
+  split.rest.constant = sum.constant - split.quotient.constant * c;
+  auto q = boundsOf(split.quotient), r = boundsOf(split.rest);
+  if (!q || !r || q->min < 0 || r->min < 0)
+    return std::nullopt;
+  return split;
+}
+
+// x // c => 0 if 0 <= x < c;  (a*c + b) // c => a + b // c if a*c, b >= 0;
+// (x // a) // b => x // (a*b) if x >= 0
+struct SimplifyIdiv : OpRewritePattern<IdivOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IdivOp op,
+                                PatternRewriter &rewriter) const override {
+    auto c = constantIndex(op.getRhs());
+    if (!c || *c <= 0)
+      return rewriter.notifyMatchFailure(op, "not an index divided by c > 0");
+    if (auto inner = op.getLhs().getDefiningOp<IdivOp>()) {
+      auto a = constantIndex(inner.getRhs());
+      auto x = boundsOf(inner.getLhs());
+      if (a && *a > 0 && x && x->min >= 0) {
+        Value ab = rewriter.create<ConstOp>(op.getLoc(),
+                                            rewriter.getIndexAttr(*a * *c));
+        rewriter.replaceOpWithNewOp<IdivOp>(op, inner.getLhs(), ab);
+        return success();
+      }
+    }
+    auto split = splitByDivisor(op.getLhs(), *c);
+    if (!split)
+      return rewriter.notifyMatchFailure(op, "dividend may be negative");
+    auto rest = boundsOf(split->rest);
+    if (rest->max < *c) {
+      rewriter.replaceOp(op, buildLinearSum(rewriter, op.getLoc(), split->quotient));
+      return success();
+    }
+    if (split->quotient.terms.empty() && split->quotient.constant == 0)
+      return rewriter.notifyMatchFailure(op, "no multiple of the divisor");
+    Value restValue = buildLinearSum(rewriter, op.getLoc(), split->rest);
+    Value restDiv = rewriter.create<IdivOp>(op.getLoc(), restValue, op.getRhs());
+    Value quotient = buildLinearSum(rewriter, op.getLoc(), split->quotient);
+    rewriter.replaceOpWithNewOp<AddOp>(op, quotient, restDiv);
+    return success();
+  }
+};
+
+// x % c => x if 0 <= x < c;  (a*c + b) % c => b % c if a*c, b >= 0
+struct SimplifyMod : OpRewritePattern<ModOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ModOp op,
+                                PatternRewriter &rewriter) const override {
+    auto c = constantIndex(op.getRhs());
+    if (!c || *c <= 0)
+      return rewriter.notifyMatchFailure(op, "not an index modulo c > 0");
+    auto split = splitByDivisor(op.getLhs(), *c);
+    if (!split)
+      return rewriter.notifyMatchFailure(op, "dividend may be negative");
+    auto rest = boundsOf(split->rest);
+    if (rest->max < *c) {
+      rewriter.replaceOp(op, buildLinearSum(rewriter, op.getLoc(), split->rest));
+      return success();
+    }
+    if (split->quotient.terms.empty() && split->quotient.constant == 0)
+      return rewriter.notifyMatchFailure(op, "no multiple of the divisor");
+    Value restValue = buildLinearSum(rewriter, op.getLoc(), split->rest);
+    rewriter.replaceOpWithNewOp<ModOp>(op, restValue, op.getRhs());
+    return success();
+  }
+};
+
+// x < y => true if max(x) < min(y); false if min(x) >= max(y)
+struct DecideCmplt : OpRewritePattern<CmpltOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CmpltOp op,
+                                PatternRewriter &rewriter) const override {
+    auto a = boundsOf(op.getLhs()), b = boundsOf(op.getRhs());
+    if (!a || !b)
+      return rewriter.notifyMatchFailure(op, "bounds unknown");
+    std::optional<bool> decided;
+    if (a->max < b->min)
+      decided = true;
+    else if (a->min >= b->max)
+      decided = false;
+    if (!decided)
+      return rewriter.notifyMatchFailure(op, "bounds overlap");
+    rewriter.replaceOpWithNewOp<ConstOp>(
+        op, rewriter.getIntegerAttr(rewriter.getI1Type(), *decided));
+    return success();
+  }
+};
+
+struct Symbolic : impl::TgcSymbolicBase<Symbolic> {
+  using TgcSymbolicBase::TgcSymbolicBase;
+
+  void runOnOperation() final {
+    RewritePatternSet patterns(&getContext());
+    populateSymbolicPatterns(patterns);
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void populateSymbolicPatterns(RewritePatternSet &patterns) {
+  patterns.add<SimplifyIdiv, SimplifyMod, DecideCmplt>(patterns.getContext());
+}
+
+} // namespace mlir::tgc
