@@ -1,0 +1,236 @@
+//===- Compile.cpp - tgc compile: a model to a package ---------*- C++ -*-===//
+//
+// The stages run one pass manager each, rather than as one pipeline, so the
+// driver can dump the module between them and time them one by one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/Compile.h"
+
+#include "Codegen/Package.h"
+#include "Codegen/Pipeline.h"
+#include "Driver/Diagnostics.h"
+#include "Driver/DumpStages.h"
+#include "Driver/StagingDir.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace llvm;
+
+namespace mlir::tgc {
+namespace {
+
+/// Prints "tgc: <what> <ms> ms" to stderr when enabled, at destruction.
+class StageTimer {
+public:
+  StageTimer(bool enabled, StringRef what)
+      : enabled(enabled), what(what.str()),
+        start(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    if (!enabled)
+      return;
+    std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    errs() << formatv("tgc: {0,-10} {1,10:f1} ms\n", what, elapsed.count());
+  }
+
+private:
+  bool enabled;
+  std::string what;
+  std::chrono::steady_clock::time_point start;
+};
+
+/// Counts the errors reported while it lives and passes each diagnostic on
+/// to the handler installed before it.
+class ErrorCounter {
+public:
+  explicit ErrorCounter(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error)
+            ++count;
+          return failure(); // not handled: the next handler prints it
+        }) {}
+  unsigned errors() const { return count; }
+
+private:
+  unsigned count = 0;
+  ScopedDiagnosticHandler handler;
+};
+
+/// Writes `module` as the dump of `stage`, marked with `tgc.stage` so that
+/// tgc can continue from it.
+LogicalResult dumpModule(ModuleOp module, StringRef stage, StringRef dir,
+                         Location loc) {
+  SmallString<256> path(dir);
+  sys::path::append(path, dumpFileName(stage, getStageNames()));
+  if (std::error_code ec =
+          sys::fs::create_directories(sys::path::parent_path(path)))
+    return emitError(loc) << sys::path::parent_path(path)
+                          << ": cannot create folder: " << ec.message();
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (ec)
+    return emitError(loc) << path << ": cannot write: " << ec.message();
+
+  module->setAttr("tgc.stage", StringAttr::get(module.getContext(), stage));
+  // Locations carry the ONNX node names, which errors after reloading the
+  // dump still need.
+  OpPrintingFlags flags;
+  flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  module->print(os, flags);
+  os << "\n";
+  module->removeAttr("tgc.stage");
+  os.close();
+  if (os.has_error())
+    return emitError(loc) << path << ": cannot write: " << os.error().message();
+  return success();
+}
+
+/// Position of `stage` in getStageNames(), or -1.
+int stageIndex(StringRef stage) {
+  ArrayRef<StringRef> names = getStageNames();
+  const auto *it = find(names, stage);
+  return it == names.end() ? -1 : int(it - names.begin());
+}
+
+/// Whether --name can prefix C symbols.
+bool isValidPrefix(StringRef name) {
+  if (name.empty() || isDigit(name.front()))
+    return false;
+  return all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
+}
+
+} // namespace
+
+LogicalResult checkCompileOptions(Location loc, const CompileOptions &options) {
+  if (!isValidPrefix(options.name))
+    return emitError(loc) << "--name '" << options.name
+                          << "' is not a C identifier (letters, digits and "
+                             "'_', not starting with a digit)";
+  if (options.target == "cuda" || options.target == "metal")
+    return emitError(loc) << "--target " << options.target
+                          << ": not supported yet (only c)";
+  if (options.target != "c")
+    return emitError(loc) << "--target " << options.target
+                          << ": unknown target (c, cuda or metal)";
+  Expected<SmallVector<StringRef>> dumps =
+      parseDumpStages(options.dumpStages, getStageNames());
+  if (!dumps)
+    return emitError(loc) << toString(dumps.takeError());
+  return success();
+}
+
+LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
+                                StringRef dir, const CompileOptions &options,
+                                DiagnosticPrinter *printer,
+                                ModelSignature *signature) {
+  Location loc = FileLineColLoc::get(&context, modelPath, 0, 0);
+  if (failed(checkCompileOptions(loc, options)))
+    return failure();
+  SmallVector<StringRef> dumps =
+      cantFail(parseDumpStages(options.dumpStages, getStageNames()));
+  auto wantDump = [&](StringRef stage) { return is_contained(dumps, stage); };
+  ErrorCounter counter(context);
+
+  OwningOpRef<ModuleOp> module;
+  {
+    StageTimer timer(options.verbose, "import");
+    ImportOptions importOptions;
+    importOptions.inputShapes = options.inputShapes;
+    module = openModel(context, modelPath, importOptions);
+  }
+  if (!module) {
+    if (counter.errors() == 0)
+      emitError(loc) << "cannot open the model";
+    return failure();
+  }
+  if (printer)
+    printer->recordNodeTypes(*module);
+
+  std::string reached = getModuleStage(*module).str();
+  int reachedIndex = stageIndex(reached);
+  if (reachedIndex < 0)
+    return emitError(loc) << "unknown stage '" << reached
+                          << "' in the module's tgc.stage attribute";
+  // The attribute only marks dumps; the rest of the pipeline must see the
+  // same module whether it started from the ONNX file or from a dump.
+  (*module)->removeAttr("tgc.stage");
+  if (reached == "import" && wantDump("import") &&
+      failed(dumpModule(*module, "import", dir, loc)))
+    return failure();
+
+  PipelineOptions pipelineOptions;
+  pipelineOptions.optimize = options.optimize;
+  pipelineOptions.cpu = options.cpu;
+  pipelineOptions.target = options.target;
+  for (const Stage &stage : getStages()) {
+    if (stageIndex(stage.name) <= reachedIndex)
+      continue;
+    PassManager pm(&context, ModuleOp::getOperationName());
+    stage.addPasses(pm, pipelineOptions);
+    unsigned errorsBefore = counter.errors();
+    LogicalResult ran = success();
+    {
+      StageTimer timer(options.verbose, stage.name);
+      ran = pm.run(*module);
+    }
+    if (failed(ran)) {
+      if (counter.errors() == errorsBefore)
+        emitError(loc) << "stage '" << stage.name << "' failed";
+      return failure();
+    }
+    if (wantDump(stage.name) &&
+        failed(dumpModule(*module, stage.name, dir, loc)))
+      return failure();
+  }
+
+  if (signature) {
+    FailureOr<ModelSignature> compiled = getModuleSignature(*module);
+    if (failed(compiled))
+      return failure();
+    *signature = std::move(*compiled);
+  }
+
+  PackageOptions packageOptions;
+  packageOptions.name = options.name;
+  packageOptions.target = options.target;
+  packageOptions.weightsInFile = options.weightsInFile;
+  StageTimer timer(options.verbose, "package");
+  unsigned errorsBefore = counter.errors();
+  if (failed(writePackage(*module, packageOptions, dir))) {
+    if (counter.errors() == errorsBefore)
+      emitError(loc) << "writing the package failed";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult compileModel(MLIRContext &context, StringRef modelPath,
+                           StringRef outputDir, const CompileOptions &options,
+                           DiagnosticPrinter *printer) {
+  Location loc = FileLineColLoc::get(&context, modelPath, 0, 0);
+  // Cheap checks first, so a typo in an option never touches the disk.
+  if (failed(checkCompileOptions(loc, options)) ||
+      failed(classifyModel(context, modelPath)))
+    return failure();
+  Expected<StagingDir> staging = StagingDir::create(outputDir);
+  if (!staging)
+    return emitError(loc) << toString(staging.takeError());
+  if (failed(compileIntoFolder(context, modelPath, staging->path(), options,
+                               printer, /*signature=*/nullptr)))
+    return failure(); // the StagingDir destructor removes the folder
+  if (Error error = staging->commit())
+    return emitError(loc) << toString(std::move(error));
+  return success();
+}
+
+} // namespace mlir::tgc

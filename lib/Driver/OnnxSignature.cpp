@@ -1,0 +1,69 @@
+//===- OnnxSignature.cpp - an ONNX graph's inputs and outputs --*- C++ -*-===//
+//
+// Protobuf's parser reports malformed input through its return value and
+// never throws, so this file needs no exception boundary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/OnnxSignature.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <fstream>
+#include <onnx/onnx_pb.h>
+
+namespace mlir::tgc {
+namespace {
+
+bool readValueInfo(const onnx::ValueInfoProto &info, TensorSpec &spec,
+                   std::string &error) {
+  spec.name = info.name();
+  if (!info.type().has_tensor_type()) {
+    error = "'" + info.name() + "' is not a tensor";
+    return false;
+  }
+  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  std::optional<::tgc::DType> dtype = ::tgc::dtypeFromOnnx(tensor.elem_type());
+  if (!dtype) {
+    error = "'" + info.name() + "' has an unsupported element type (ONNX " +
+            std::to_string(tensor.elem_type()) + ")";
+    return false;
+  }
+  spec.dtype = *dtype;
+  spec.rankKnown = tensor.has_shape();
+  for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim())
+    spec.shape.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
+  return true;
+}
+
+} // namespace
+
+bool readOnnxSignature(llvm::StringRef path, ModelSignature &signature,
+                       std::string &error) {
+  std::ifstream in(path.str(), std::ios::binary);
+  if (!in) {
+    error = "cannot open the file";
+    return false;
+  }
+  onnx::ModelProto model;
+  if (!model.ParseFromIstream(&in)) {
+    error = "not a valid ONNX model (the protobuf does not parse)";
+    return false;
+  }
+  const onnx::GraphProto &graph = model.graph();
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers.insert(init.name());
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (initializers.contains(input.name()))
+      continue; // a weight with a default value, not a real input
+    if (!readValueInfo(input, signature.inputs.emplace_back(), error))
+      return false;
+  }
+  for (const onnx::ValueInfoProto &output : graph.output())
+    if (!readValueInfo(output, signature.outputs.emplace_back(), error))
+      return false;
+  return true;
+}
+
+} // namespace mlir::tgc
