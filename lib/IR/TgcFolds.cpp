@@ -471,7 +471,10 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
     return getX();
   if (isConstantWhere(adaptor.getCond(), isZero))
     return getY();
-  return {};
+  return foldElementwise({adaptor.getCond(), adaptor.getX(), adaptor.getY()},
+                         getType(), [](ArrayRef<Attribute> x, Type) {
+                           return isOne(x[0]) ? x[1] : x[2];
+                         });
 }
 
 // cast(x) -> x for the same type; constant casts with C's conversion rules

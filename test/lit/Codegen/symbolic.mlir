@@ -1,0 +1,143 @@
+// RUN: tgc-opt %s --tgc-symbolic | FileCheck %s
+// Index arithmetic simplified by the bounds of ranges.
+
+// (r*4 + c) // 4 => r and (r*4 + c) % 4 => c for r in [0,3), c in [0,4)
+// CHECK-LABEL: func @split_div_mod(
+//       CHECK:     %[[R:.*]] = tgc.range 3 global id 0
+//       CHECK:     %[[C:.*]] = tgc.range 4 global id 1
+//   CHECK-NOT:     tgc.idiv
+//   CHECK-NOT:     tgc.mod
+//       CHECK:     tgc.index %{{.*}}[%[[R]]]
+//       CHECK:     tgc.index %{{.*}}[%[[C]]]
+func.func @split_div_mod(%x: tensor<3xf32>) -> tensor<3x4xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<3xf32>) -> tensor<3x4xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4 = tgc.const 4 : index
+    %r = tgc.range 3 global id 0
+    %c = tgc.range 4 global id 1
+    %rs = tgc.mul %r, %c4 : index
+    %flat = tgc.add %rs, %c : index
+    %d = tgc.idiv %flat, %c4 : index
+    %m = tgc.mod %flat, %c4 : index
+    %p = tgc.index %in[%d] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %q = tgc.index %out[%m] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, f32
+    tgc.end %c
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<3x4xf32>
+}
+
+// x // 8 => 0 and x % 8 => x when x < 8; x // 2 stays when x may reach 2.
+// CHECK-LABEL: func @small_dividend(
+//       CHECK:     %[[R:.*]] = tgc.range 5 global id 0
+//       CHECK:     %[[H:.*]] = tgc.idiv %[[R]], %{{.*}} : index
+//       CHECK:     tgc.index %{{.*}}[%[[H]]]
+//       CHECK:     tgc.index %{{.*}}[%[[R]]]
+func.func @small_dividend(%x: tensor<5xf32>) -> tensor<5xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<5xf32>) -> tensor<5xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c8 = tgc.const 8 : index
+    %c2 = tgc.const 2 : index
+    %r = tgc.range 5 global id 0
+    %z = tgc.idiv %r, %c8 : index
+    %half = tgc.idiv %r, %c2 : index
+    %sum = tgc.add %z, %half : index
+    %m = tgc.mod %r, %c8 : index
+    %p = tgc.index %in[%sum] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %q = tgc.index %out[%m] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, f32
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<5xf32>
+}
+
+// (r*6 + c) // 3 => r*2 + c // 3 when c may exceed 3; (x // 2) // 3 => x // 6
+// CHECK-LABEL: func @partial_split(
+//       CHECK:     %[[R:.*]] = tgc.range 2 global id 0
+//       CHECK:     %[[C:.*]] = tgc.range 12 global id 1
+//   CHECK-DAG:     %[[R2:.*]] = tgc.mul %[[R]], %{{.*}} : index
+//   CHECK-DAG:     %[[C3:.*]] = tgc.idiv %[[C]], %{{.*}} : index
+//       CHECK:     %[[S:.*]] = tgc.add %[[R2]], %[[C3]] : index
+//       CHECK:     tgc.index %{{.*}}[%[[S]]]
+//       CHECK:     %[[C6:.*]] = tgc.idiv %[[C]], %{{.*}} : index
+//       CHECK:     tgc.index %{{.*}}[%[[C6]]]
+func.func @partial_split(%x: tensor<12xf32>) -> tensor<2x12xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<12xf32>) -> tensor<2x12xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c2 = tgc.const 2 : index
+    %c3 = tgc.const 3 : index
+    %c6 = tgc.const 6 : index
+    %r = tgc.range 2 global id 0
+    %c = tgc.range 12 global id 1
+    %rs = tgc.mul %r, %c6 : index
+    %flat = tgc.add %rs, %c : index
+    %d = tgc.idiv %flat, %c3 : index
+    %p = tgc.index %in[%d] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %h = tgc.idiv %c, %c2 : index
+    %hh = tgc.idiv %h, %c3 : index
+    %q = tgc.index %out[%hh] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, f32
+    tgc.end %c
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<2x12xf32>
+}
+
+// A dividend that may be negative is left alone (C division truncates).
+// CHECK-LABEL: func @not_negative_dividend(
+//       CHECK:     tgc.idiv
+//       CHECK:     tgc.mod
+func.func @not_negative_dividend(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %cm = tgc.const -2 : index
+    %c4 = tgc.const 4 : index
+    %r = tgc.range 4 global id 0
+    %s = tgc.add %r, %cm : index
+    %d = tgc.idiv %s, %c4 : index
+    %m = tgc.mod %s, %c4 : index
+    %a = tgc.add %d, %m : index
+    %p = tgc.index %in[%a] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %q = tgc.index %out[%r] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, f32
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<4xf32>
+}
+
+// Pad masks that cannot be false disappear; one that can stays.
+// CHECK-LABEL: func @masks(
+//       CHECK:     %[[R:.*]] = tgc.range 4 global id 0
+//       CHECK:     %[[LT:.*]] = tgc.cmplt %[[R]], %{{.*}} : index
+//       CHECK:     tgc.index %{{.*}}[%[[R]]], %[[LT]] : <f32>
+func.func @masks(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %cm1 = tgc.const -1 : index
+    %c3 = tgc.const 3 : index
+    %c9 = tgc.const 9 : index
+    %r = tgc.range 4 global id 0
+    %always = tgc.cmplt %cm1, %r : index
+    %below9 = tgc.cmplt %r, %c9 : index
+    %below3 = tgc.cmplt %r, %c3 : index
+    %g0 = tgc.and %always, %below9 : i1
+    %g = tgc.and %g0, %below3 : i1
+    %p = tgc.index %in[%r], %g : !tgc.ptr<f32>
+    %z = tgc.const 0.0 : f32
+    %v = tgc.load %p else %z : !tgc.ptr<f32> -> f32
+    %q = tgc.index %out[%r] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, f32
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<4xf32>
+}

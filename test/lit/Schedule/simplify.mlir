@@ -1,0 +1,192 @@
+// RUN: tgc-opt %s --tgc-simplify | FileCheck %s
+// Each rule of tgc-simplify, with a case that must stay as it is.
+
+// x * 1 => x
+// CHECK-LABEL: func @mul_one(
+//  CHECK-SAME:     %[[X:.*]]: tensor<4xf32>)
+//  CHECK-NEXT:   return %[[X]]
+func.func @mul_one(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = tgc.const dense<1.0> : tensor<4xf32>
+  %0 = tgc.mul %x, %one : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// 1 * x => x (the constant on the left)
+// CHECK-LABEL: func @one_mul(
+//  CHECK-SAME:     %[[X:.*]]: tensor<4xf32>)
+//  CHECK-NEXT:   return %[[X]]
+func.func @one_mul(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = tgc.const dense<1.0> : tensor<4xf32>
+  %0 = tgc.mul %one, %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// x * 0 stays for floats: NaN * 0 is NaN and -1 * 0 is -0.
+// CHECK-LABEL: func @not_mul_zero_float(
+//       CHECK:   tgc.mul
+func.func @not_mul_zero_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = tgc.const dense<0.0> : tensor<4xf32>
+  %0 = tgc.mul %x, %zero : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// x * 0 => 0 for integers
+// CHECK-LABEL: func @mul_zero_int(
+//       CHECK:   %[[Z:.*]] = tgc.const dense<0> : tensor<4xsi32>
+//  CHECK-NEXT:   return %[[Z]]
+func.func @mul_zero_int(%x: tensor<4xsi32>) -> tensor<4xsi32> {
+  %zero = tgc.const dense<0> : tensor<4xsi32>
+  %0 = tgc.mul %x, %zero : tensor<4xsi32>
+  return %0 : tensor<4xsi32>
+}
+
+// x + 0 => x for integers
+// CHECK-LABEL: func @add_zero_int(
+//  CHECK-SAME:     %[[X:.*]]: tensor<4xsi64>)
+//  CHECK-NEXT:   return %[[X]]
+func.func @add_zero_int(%x: tensor<4xsi64>) -> tensor<4xsi64> {
+  %zero = tgc.const dense<0> : tensor<4xsi64>
+  %0 = tgc.add %x, %zero : tensor<4xsi64>
+  return %0 : tensor<4xsi64>
+}
+
+// x + (-0.0) => x for floats
+// CHECK-LABEL: func @add_neg_zero_float(
+//  CHECK-SAME:     %[[X:.*]]: tensor<4xf32>)
+//  CHECK-NEXT:   return %[[X]]
+func.func @add_neg_zero_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = tgc.const dense<-0.0> : tensor<4xf32>
+  %0 = tgc.add %x, %zero : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// x + 0.0 stays for floats: it turns -0.0 into +0.0.
+// CHECK-LABEL: func @not_add_pos_zero_float(
+//       CHECK:   tgc.add
+func.func @not_add_pos_zero_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = tgc.const dense<0.0> : tensor<4xf32>
+  %0 = tgc.add %x, %zero : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -(-x) => x
+// CHECK-LABEL: func @double_negation(
+//  CHECK-SAME:     %[[X:.*]]: tensor<4xf32>)
+//  CHECK-NEXT:   return %[[X]]
+func.func @double_negation(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tgc.neg %x : tensor<4xf32>
+  %1 = tgc.neg %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -(x) alone stays
+// CHECK-LABEL: func @not_single_negation(
+//       CHECK:   tgc.neg
+func.func @not_single_negation(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tgc.neg %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// log2(exp2(x)) => x (exact on the reals; removes exp2's overflow)
+// CHECK-LABEL: func @log2_exp2(
+//  CHECK-SAME:     %[[X:.*]]: tensor<4xf32>)
+//  CHECK-NEXT:   return %[[X]]
+func.func @log2_exp2(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tgc.exp2 %x : tensor<4xf32>
+  %1 = tgc.log2 %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// exp2(log2(x)) stays: it is NaN for x < 0.
+// CHECK-LABEL: func @not_exp2_log2(
+//       CHECK:   tgc.log2
+//       CHECK:   tgc.exp2
+func.func @not_exp2_log2(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tgc.log2 %x : tensor<4xf32>
+  %1 = tgc.exp2 %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// Constant subgraphs fold: sqrt(4) * 3 + 1 => 7
+// CHECK-LABEL: func @fold_constants(
+//       CHECK:   %[[C:.*]] = tgc.const dense<7.000000e+00> : tensor<2x2xf32>
+//  CHECK-NEXT:   return %[[C]]
+func.func @fold_constants() -> tensor<2x2xf32> {
+  %a = tgc.const dense<4.0> : tensor<2x2xf32>
+  %b = tgc.const dense<3.0> : tensor<2x2xf32>
+  %c = tgc.const dense<1.0> : tensor<2x2xf32>
+  %0 = tgc.sqrt %a : tensor<2x2xf32>
+  %1 = tgc.mul %0, %b : tensor<2x2xf32>
+  %2 = tgc.add %1, %c : tensor<2x2xf32>
+  return %2 : tensor<2x2xf32>
+}
+
+// Shape arithmetic on small dense tensors folds, movement ops included.
+// CHECK-LABEL: func @fold_shape_math(
+//       CHECK:   %[[C:.*]] = tgc.const dense<[12, 6]> : tensor<2xsi64>
+//  CHECK-NEXT:   return %[[C]]
+func.func @fold_shape_math() -> tensor<2xsi64> {
+  %shape = tgc.const dense<[2, 3, 4]> : tensor<3xsi64>
+  %tail = tgc.shrink %shape begin [1] end [3] : tensor<3xsi64> -> tensor<2xsi64>
+  %flip = tgc.flip %tail [0] : tensor<2xsi64> -> tensor<2xsi64>
+  %two = tgc.const dense<[3, -2]> : tensor<2xsi64>
+  %0 = tgc.mul %flip, %two : tensor<2xsi64>
+  %1 = tgc.permute %0 [0] : tensor<2xsi64> -> tensor<2xsi64>
+  %m = tgc.const dense<-1> : tensor<2xsi64>
+  %lt = tgc.cmplt %1, %m : tensor<2xsi64>
+  %neg = tgc.neg %1 : tensor<2xsi64>
+  %abs = tgc.where %lt, %neg, %1 : tensor<2xi1>, tensor<2xsi64>
+  return %abs : tensor<2xsi64>
+}
+
+// A reduce of a small constant folds.
+// CHECK-LABEL: func @fold_reduce(
+//       CHECK:   %[[C:.*]] = tgc.const dense<{{\[}}[3], [7]]> : tensor<2x1xsi64>
+//  CHECK-NEXT:   return %[[C]]
+func.func @fold_reduce() -> tensor<2x1xsi64> {
+  %c = tgc.const dense<[[1, 2], [3, 4]]> : tensor<2x2xsi64>
+  %0 = tgc.reduce_axis add %c [1] : tensor<2x2xsi64> -> tensor<2x1xsi64>
+  return %0 : tensor<2x1xsi64>
+}
+
+// Weights (resource blobs) are never expanded into attributes.
+// CHECK-LABEL: func @not_fold_weights(
+//       CHECK:   tgc.const dense_resource<w0>
+//       CHECK:   tgc.mul
+func.func @not_fold_weights() -> tensor<2xf32> {
+  %w = tgc.const dense_resource<w0> : tensor<2xf32>
+  %c = tgc.const dense<2.0> : tensor<2xf32>
+  %0 = tgc.mul %w, %c : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// permute(permute(x)) => permute(x); expand(expand(x)) => expand(x)
+// CHECK-LABEL: func @compose_movement(
+//  CHECK-SAME:     %[[X:.*]]: tensor<2x3x4xf32>, %[[Y:.*]]: tensor<1x1xf32>)
+//       CHECK:   tgc.permute %[[X]] [2, 0, 1] : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+//       CHECK:   tgc.expand %[[Y]] : tensor<1x1xf32> -> tensor<5x6xf32>
+func.func @compose_movement(%x: tensor<2x3x4xf32>, %y: tensor<1x1xf32>) -> (tensor<4x2x3xf32>, tensor<5x6xf32>) {
+  %0 = tgc.permute %x [1, 2, 0] : tensor<2x3x4xf32> -> tensor<3x4x2xf32>
+  %1 = tgc.permute %0 [1, 2, 0] : tensor<3x4x2xf32> -> tensor<4x2x3xf32>
+  %2 = tgc.expand %y : tensor<1x1xf32> -> tensor<5x1xf32>
+  %3 = tgc.expand %2 : tensor<5x1xf32> -> tensor<5x6xf32>
+  return %1, %3 : tensor<4x2x3xf32>, tensor<5x6xf32>
+}
+
+// A permute after a different permute that is not its inverse stays one op.
+// CHECK-LABEL: func @identity_permute(
+//  CHECK-SAME:     %[[X:.*]]: tensor<2x3xf32>)
+//  CHECK-NEXT:   return %[[X]]
+func.func @identity_permute(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = tgc.permute %x [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+  %1 = tgc.permute %0 [1, 0] : tensor<3x2xf32> -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      w0: "0x040000000000803F00000040"
+    }
+  }
+#-}
