@@ -109,7 +109,8 @@ private:
   llvm::DenseMap<Node, Node> parent;
   llvm::DenseMap<Node, unsigned> depth;
   llvm::DenseMap<Operation *, Node> node;
-  llvm::DenseMap<Operation *, ReduceOp> ownerOf; // reduce range -> reduce
+  /// The reduces over each reduce range (several after upcasting).
+  llvm::DenseMap<Operation *, SmallVector<ReduceOp>> reducesOver;
   std::map<Node, SmallVector<Operation *>> items;
   /// Order between the items of one loop: an op of one uses a value of the
   /// other.
@@ -178,8 +179,9 @@ void KernelLinearizer::emit(Node at, Operation *sink) {
         ready.push(next);
 
     if (auto range = dyn_cast<RangeOp>(item)) {
-      ReduceOp reduce = ownerOf.lookup(range);
-      if (reduce && reduce.getRanges().front() == range.getResult()) {
+      for (ReduceOp reduce : reducesOver.lookup(range)) {
+        if (reduce.getRanges().front() != range.getResult())
+          continue;
         // The accumulator: a register holding the identity before the loops.
         Type type = reduce.getType();
         auto reg = builder.create<DefineRegOp>(
@@ -193,7 +195,9 @@ void KernelLinearizer::emit(Node at, Operation *sink) {
       }
       range->moveBefore(sink);
       emit(range, sink);
-      if (reduce && reduce.getRanges().back() == range.getResult()) {
+      for (ReduceOp reduce : reducesOver.lookup(range)) {
+        if (reduce.getRanges().back() != range.getResult())
+          continue;
         // acc = acc <op> src, as the last thing in the innermost loop.
         Value slot = accumulator.lookup(reduce);
         Value old = builder.create<LoadOp>(loc, reduce.getType(), slot, Value());
@@ -263,7 +267,7 @@ LogicalResult KernelLinearizer::run() {
     if (auto reduce = dyn_cast<ReduceOp>(op))
       for (Value r : reduce.getRanges()) {
         set.reset(rangeIndex.lookup(r.getDefiningOp()));
-        ownerOf[r.getDefiningOp()] = reduce;
+        reducesOver[r.getDefiningOp()].push_back(reduce);
       }
     dependsOn[op] = std::move(set);
   }
@@ -288,8 +292,14 @@ LogicalResult KernelLinearizer::run() {
     Node outer = *at;
     for (Value r : reduce.getRanges()) {
       Operation *range = r.getDefiningOp();
-      if (parent.count(range))
-        return reduce.emitOpError("shares a range with another reduce");
+      if (parent.count(range)) {
+        // Reduces over the same ranges (lanes of one reduce) share loops.
+        if (parent.lookup(range) != outer)
+          return reduce.emitOpError("shares a range with a reduce that is "
+                                    "needed in another loop");
+        outer = range;
+        continue;
+      }
       parent[range] = outer;
       depth[range] = depthOf(outer) + 1;
       outer = range;

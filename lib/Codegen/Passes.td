@@ -40,6 +40,35 @@ def TgcSymbolic : Pass<"tgc-symbolic", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
+  let summary = "Apply kernel optimization actions chosen by a heuristic (tinygrad: opt)";
+  let description = [{
+    Chooses opt actions for each lowered kernel and applies them to its
+    ranges, recording each in the kernel's `opts` attribute as
+    "ACTION(axis id, amount)". The heuristic today: a kernel that reduces
+    gets its innermost output axis UPCAST by `upcast` when the axis length
+    is a multiple of it, so that each loaded input of the reduce feeds
+    `upcast` accumulators (a register tile). UPCAST(axis, n) splits range r
+    of bound N into r' of bound N/n and an `upcast` range u of bound n,
+    with r = r'*n + u; tgc-expand turns u into lanes.
+  }];
+  let options = [
+    Option<"upcast", "upcast", "int64_t", "4",
+           "lanes of the upcast output axis of a reducing kernel (1: none)">
+  ];
+}
+
+def TgcExpand : Pass<"tgc-expand", "::mlir::ModuleOp"> {
+  let summary = "Expand upcast ranges into lanes (tinygrad: expander)";
+  let description = [{
+    Every op between an `upcast` (or `unroll`) tgc.range and its tgc.end
+    that depends on the range is repeated once per lane with the range
+    replaced by the lane number; ops that do not depend on it are shared by
+    all lanes. Reduces repeated this way accumulate side by side in the
+    same loop.
+  }];
+}
+
 def TgcLinearize : Pass<"tgc-linearize", "::mlir::ModuleOp"> {
   let summary = "Place every op in the outermost loop it needs and order the program (tinygrad: linearize)";
   let description = [{
