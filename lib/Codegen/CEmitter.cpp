@@ -1,0 +1,279 @@
+//===- CEmitter.cpp - the C renderer (stage "render") ----------*- C++ -*-===//
+//
+// Writes the model's source: the helpers its kernels need, the weights (or a
+// reference to them), one static function per kernel (CEmitterKernel.cpp)
+// and the run function, which checks its arguments and calls the kernels in
+// order on pointers into the inputs, outputs, arena and weights.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/CEmitter.h"
+#include "Codegen/CEmitterHeader.h"
+#include "Codegen/CEmitterKernel.h"
+#include "Codegen/CEmitterSupport.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+/// The pragmas around a string literal of weights: C99 only promises 4095
+/// characters per literal, and -pedantic says so. An array exactly as long
+/// as its string drops the NUL, which C allows and gcc 15's -Wextra points
+/// out.
+static void emitLiteralPragmas(raw_ostream &os, bool push) {
+  if (!push) {
+    os << "#if defined(__GNUC__)\n#pragma GCC diagnostic pop\n#endif\n";
+    return;
+  }
+  os << "#if defined(__GNUC__)\n"
+        "#pragma GCC diagnostic push\n"
+        "#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
+        "#endif\n"
+        "#if defined(__clang__)\n"
+        "#if __has_warning(\"-Wunterminated-string-initialization\")\n"
+        "#pragma GCC diagnostic ignored "
+        "\"-Wunterminated-string-initialization\"\n"
+        "#endif\n"
+        "#elif defined(__GNUC__) && __GNUC__ >= 15\n"
+        "#pragma GCC diagnostic ignored "
+        "\"-Wunterminated-string-initialization\"\n"
+        "#endif\n";
+}
+
+/// Defines `<name>_weights`, 64-byte aligned, with the blob as its string.
+static void emitWeightsArray(const ModelLayout &layout, StringRef name,
+                             bool isStatic, raw_ostream &os) {
+  ArrayRef<char> data = layout.weights.data;
+  std::string alignMacro = getMacroPrefix(name) + "_WEIGHTS_ALIGNED";
+  // C99 has no _Alignas; every compiler that matters has its own spelling.
+  os << "#if defined(__GNUC__)\n#define " << alignMacro
+     << " __attribute__((aligned(" << WeightsBlob::kAlign << ")))\n"
+     << "#elif defined(_MSC_VER)\n#define " << alignMacro
+     << " __declspec(align(" << WeightsBlob::kAlign << "))\n"
+     << "#else\n#define " << alignMacro << "\n#endif\n";
+  if (data.empty()) {
+    // C has no empty arrays; nothing reads this one.
+    os << (isStatic ? "static " : "") << alignMacro
+       << " const unsigned char " << name << "_weights[1] = {0};\n";
+    return;
+  }
+  emitLiteralPragmas(os, /*push=*/true);
+  // The storage class comes first: -Wextra warns otherwise.
+  os << (isStatic ? "static " : "") << alignMacro
+     << " const unsigned char " << name << "_weights[" << data.size()
+     << "] =\n";
+  writeCStringLiteral(data, os);
+  os << ";\n";
+  emitLiteralPragmas(os, /*push=*/false);
+}
+
+/// True if the run function reads or writes a buffer of `kind`.
+static bool usesBuffer(const ModelLayout &layout, BufferRef::Kind kind) {
+  for (const KernelCall &call : layout.kernels)
+    for (const BufferRef &ref : call.args)
+      if (ref.kind == kind)
+        return true;
+  return llvm::any_of(layout.copies, [&](const OutputCopy &copy) {
+    return copy.from.kind == kind;
+  });
+}
+
+namespace {
+/// Writes the run function (and, for a weights file, the check function).
+class RunWriter {
+public:
+  RunWriter(const ModelLayout &layout, const CEmitterOptions &options)
+      : layout(layout), options(options), m(getMacroPrefix(options.name)) {}
+
+  void emit(raw_ostream &os);
+
+private:
+  std::string pointerTo(const BufferRef &ref, Type element, bool isConst);
+  void emitWeightsCheck(raw_ostream &os);
+
+  const ModelLayout &layout;
+  const CEmitterOptions &options;
+  std::string m;
+};
+} // namespace
+
+std::string RunWriter::pointerTo(const BufferRef &ref, Type element,
+                                 bool isConst) {
+  std::string cType = *getCStorageType(element);
+  switch (ref.kind) {
+  case BufferRef::Kind::Input:
+    return "in->" + layout.inputs[ref.index].cName;
+  case BufferRef::Kind::Output:
+    return "out->" + layout.outputs[ref.index].cName;
+  case BufferRef::Kind::Arena:
+    return "(" + std::string(isConst ? "const " : "") + cType + " *)(mem + " +
+           std::to_string(ref.index) + ")";
+  case BufferRef::Kind::Weight:
+    return "(const " + cType + " *)(blob + " +
+           std::to_string(layout.weights.tensors[ref.index].offset) + ")";
+  }
+  llvm_unreachable("unknown buffer kind");
+}
+
+void RunWriter::emitWeightsCheck(raw_ostream &os) {
+  const std::string &n = options.name;
+  os << "/* The length of the safetensors header, little-endian. */\n"
+     << "static uint64_t tgc_read_u64le(const unsigned char *bytes) {\n"
+     << "  uint64_t value = 0;\n"
+     << "  int i;\n"
+     << "  for (i = 7; i >= 0; --i)\n"
+     << "    value = (value << 8) | bytes[i];\n"
+     << "  return value;\n"
+     << "}\n\n";
+  os << "int " << n << "_weights_check(const void *file, size_t size) {\n"
+     << "  const unsigned char *bytes = (const unsigned char *)file;\n"
+     << "  uint64_t hash = UINT64_C(14695981039346656037);\n"
+     << "  size_t i;\n"
+     << "  if (!file)\n"
+     << "    return " << m << "_ERR_NULL;\n"
+     << "  if (size != " << m << "_WEIGHTS_FILE_BYTES ||\n"
+     << "      tgc_read_u64le(bytes) != " << m
+     << "_WEIGHTS_DATA_OFFSET - 8)\n"
+     << "    return " << m << "_ERR_WEIGHTS;\n"
+     << "  for (i = " << m << "_WEIGHTS_DATA_OFFSET; i < size; ++i) {\n"
+     << "    hash ^= bytes[i];\n"
+     << "    hash *= UINT64_C(1099511628211);\n"
+     << "  }\n"
+     << "  return hash == " << m << "_WEIGHTS_FNV1A64 ? " << m << "_OK : " << m
+     << "_ERR_WEIGHTS;\n"
+     << "}\n\n";
+}
+
+void RunWriter::emit(raw_ostream &os) {
+  bool inFile = options.weights == WeightsMode::File;
+  if (inFile)
+    emitWeightsCheck(os);
+
+  os << getRunSignature(options) << " {\n";
+  bool usesArena = usesBuffer(layout, BufferRef::Kind::Arena);
+  bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);
+  if (usesArena)
+    os << "  unsigned char *mem = (unsigned char *)arena;\n";
+  if (usesWeights)
+    os << "  const unsigned char *blob = "
+       << (inFile ? "(const unsigned char *)weights + " + m +
+                        "_WEIGHTS_DATA_OFFSET"
+                  : options.name + "_weights")
+       << ";\n";
+
+  // Every check comes before the first write.
+  SmallVector<std::string> pointers;
+  for (const IoTensor &io : layout.inputs)
+    pointers.push_back("!in->" + io.cName);
+  for (const IoTensor &io : layout.outputs)
+    pointers.push_back("!out->" + io.cName);
+  os << "  if (!in || !out)\n    return " << m << "_ERR_NULL;\n";
+  if (!pointers.empty())
+    os << "  if (" << llvm::join(pointers, " || ") << ")\n    return " << m
+       << "_ERR_NULL;\n";
+  if (layout.arenaBytes > 0)
+    os << "  if (!arena)\n    return " << m << "_ERR_NULL;\n"
+       << "  if ((uintptr_t)arena % " << m << "_ARENA_ALIGN != 0)\n    return "
+       << m << "_ERR_ALIGN;\n";
+  else
+    os << "  (void)arena; /* the model needs no scratch memory */\n";
+  if (inFile)
+    os << "  if (!weights)\n    return " << m << "_ERR_NULL;\n"
+       << "  if ((uintptr_t)weights % " << m
+       << "_WEIGHTS_ALIGN != 0)\n    return " << m << "_ERR_ALIGN;\n"
+       << "  if (tgc_read_u64le((const unsigned char *)weights) != " << m
+       << "_WEIGHTS_DATA_OFFSET - 8)\n    return " << m << "_ERR_WEIGHTS;\n";
+
+  for (const KernelCall &call : layout.kernels) {
+    SmallVector<std::string> args;
+    KernelOp kernel = call.op;
+    unsigned numInputs = kernel.getInputs().size();
+    for (auto [i, arg] : llvm::enumerate(call.args)) {
+      auto ptr = cast<PtrType>(kernel.getBlock().getArgument(i).getType());
+      args.push_back(pointerTo(arg, ptr.getElementType(), i < numInputs));
+    }
+    os << "  " << call.function << "(" << llvm::join(args, ", ") << ");\n";
+  }
+  for (const OutputCopy &copy : layout.copies) {
+    const IoTensor &io = layout.outputs[copy.output];
+    os << "  memcpy(out->" << io.cName << ", "
+       << pointerTo(copy.from, io.type.getElementType(), /*isConst=*/true)
+       << ", " << m << "_" << StringRef(io.cName).upper() << "_BYTES);\n";
+  }
+  os << "  return " << m << "_OK;\n}\n";
+}
+
+LogicalResult mlir::tgc::emitCSource(const ModelLayout &layout,
+                                     const CEmitterOptions &options,
+                                     raw_ostream &os) {
+  // Kernels first, into a buffer: they decide which helpers to define.
+  CStyleLanguage language = CStyleLanguage::c();
+  CHelperSet helpers;
+  std::string kernels;
+  llvm::raw_string_ostream kernelStream(kernels);
+  for (const KernelCall &call : layout.kernels) {
+    if (failed(renderKernel(call.op, call.function, language, helpers,
+                            kernelStream)))
+      return failure();
+    kernelStream << "\n";
+  }
+
+  std::string fileName =
+      options.header.empty() ? options.name + " (self-contained)"
+                             : options.name + ".c";
+  os << "/* " << fileName << ": the kernels and schedule of the model"
+     << (layout.source.empty() ? std::string()
+                               : " " + sanitizeComment(layout.source))
+     << ", generated by tgc. */\n";
+  if (options.header.empty()) {
+    os << "#include <stddef.h>\n#include <stdint.h>\n\n";
+    emitCDeclarations(layout, options, os);
+    os << "\n";
+  } else {
+    os << "#include \"" << options.header << "\"\n\n";
+  }
+  os << "#include <math.h>\n#include <stdbool.h>\n#include <string.h>\n\n";
+  helpers.print(os);
+
+  bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);
+  if (usesWeights && options.weights == WeightsMode::InSource) {
+    emitWeightsArray(layout, options.name, /*isStatic=*/true, os);
+    os << "\n";
+  } else if (usesWeights && options.weights == WeightsMode::SeparateSource) {
+    os << "/* Defined in " << options.name << "_weights.c. */\n"
+       << "extern const unsigned char " << options.name << "_weights[];\n\n";
+  }
+
+  os << kernels;
+  RunWriter(layout, options).emit(os);
+  return success();
+}
+
+void mlir::tgc::emitCWeightsSource(const ModelLayout &layout,
+                                   const CEmitterOptions &options,
+                                   raw_ostream &os) {
+  os << "/* " << options.name << "_weights.c: the weights of the model, "
+     << layout.weights.data.size() << " bytes in "
+     << layout.weights.tensors.size()
+     << " tensors, generated by tgc.\n   One string literal of bytes: it "
+        "compiles in a fraction of the time a list\n   of numbers takes. "
+        "*/\n";
+  for (const WeightTensor &tensor : layout.weights.tensors)
+    os << "/* offset " << tensor.offset << ": \""
+       << sanitizeComment(tensor.name) << "\" "
+       << getDtypeName(tensor.type.getElementType()) << " [" <<
+        llvm::join(llvm::map_range(tensor.type.getShape(),
+                                   [](int64_t d) { return std::to_string(d); }),
+                   ", ")
+       << "] */\n";
+  os << "\n";
+  emitWeightsArray(layout, options.name, /*isStatic=*/false, os);
+}
+
+LogicalResult mlir::tgc::emitC(ModuleOp module, raw_ostream &os,
+                               const CEmitterOptions &options) {
+  FailureOr<ModelLayout> layout = analyzeModel(module, options.name);
+  if (failed(layout))
+    return failure();
+  return emitCSource(*layout, options, os);
+}

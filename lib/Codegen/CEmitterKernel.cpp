@@ -1,0 +1,828 @@
+//===- CEmitterKernel.cpp - one linearized kernel as a C function -*- C++ -*-=//
+//
+// The C++ counterpart of tinygrad's `CStyleLanguage.base_rewrite` table: one
+// TypeSwitch case per op, each giving the C for that op from the C of its
+// operands. A kernel body is one block in order (tgc.range opens a `for`,
+// tgc.end closes it), so one forward walk writes the function.
+//
+// Values: constants are written in place; every other value is a local
+// named after what made it (`alu3`, `val2`, `acc0`, `cast1`; loop variables
+// `ridx<id>`), declared where it is computed. The IR verifier guarantees a
+// value defined in a loop is only used inside it, so every use is in scope.
+// Vectors are rendered lane by lane (`alu3_0`, `alu3_1`, ...), which C
+// compilers vectorize again. Values nobody reads are not rendered, lane by
+// lane: an unused local is a -Wall warning and the C builds with -Werror.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/CEmitterKernel.h"
+#include "Codegen/CEmitterSupport.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+namespace {
+
+/// What a tgc.index computes: one element of a buffer, maybe gated.
+struct Address {
+  std::string buffer;
+  std::string index;
+  std::string gate; // empty when the access is unconditional
+};
+
+/// What a `for` or an `if` opened, so that its closing op can be checked.
+struct OpenScope {
+  Value range; // null for a tgc.if
+  int64_t id;
+};
+
+using LaneFn = llvm::function_ref<std::string(ArrayRef<std::string>)>;
+
+unsigned getLaneCount(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements();
+  return 1;
+}
+
+class KernelRenderer {
+public:
+  KernelRenderer(const CStyleLanguage &language, CHelperSet &helpers)
+      : language(language), helpers(helpers), out(body) {}
+
+  LogicalResult render(KernelOp kernel, StringRef functionName,
+                       raw_ostream &os);
+
+private:
+  // Liveness, per lane.
+  void computeLiveness(Block &block);
+  void markLive(Value value, unsigned lane);
+  bool isLive(Value value, unsigned lane) const;
+  bool isAnyLaneLive(Value value) const;
+
+  // Output.
+  void line(const Twine &text);
+  std::string newName(StringRef prefix);
+
+  // The table.
+  LogicalResult renderOp(Operation &op);
+  LogicalResult renderConst(ConstOp op);
+  LogicalResult renderRange(RangeOp op);
+  LogicalResult renderClose(Operation *op, Value range);
+  LogicalResult renderIndex(IndexOp op);
+  LogicalResult renderLoad(LoadOp op);
+  LogicalResult renderStore(StoreOp op);
+  LogicalResult renderDefine(Operation *op, int64_t size, StringRef prefix,
+                             StringRef qualifier);
+  LogicalResult renderCast(CastOp op);
+  LogicalResult renderBitcast(BitcastOp op);
+
+  /// Declares, for each live lane of `op`'s result, a local initialized
+  /// with `laneExpr(operand lanes)`. f16/bf16 results are rounded back to
+  /// their precision unless `exact` (the op cannot leave it).
+  LogicalResult renderAlu(Operation *op, StringRef prefix, LaneFn laneExpr,
+                          bool exact = false);
+
+  // Pieces of C shared by several cases.
+  std::string mathCall(StringRef base, Type element, ArrayRef<std::string> args);
+  std::string wrapInt(Type element, StringRef lhs, StringRef op,
+                      StringRef rhs);
+  FailureOr<std::string> valueType(Operation *op, Type element);
+  LogicalResult requireFloat(Operation *op);
+  LogicalResult requireInteger(Operation *op, bool allowBool);
+  std::string toStorage(const std::string &value, Type element);
+  std::string fromStorage(const std::string &access, Type element);
+  std::string toBits(const std::string &value, Type element);
+  std::string fromBits(const std::string &bits, Type element,
+                       StringRef cType);
+  Address addressOf(Value pointer);
+  static std::string offsetIndex(StringRef index, unsigned lane);
+
+  const CStyleLanguage &language;
+  CHelperSet &helpers;
+  std::string body;
+  llvm::raw_string_ostream out;
+  unsigned depth = 1;
+  DenseMap<Value, SmallVector<std::string, 1>> lanes;
+  DenseMap<Value, Address> addresses;
+  DenseMap<Value, llvm::SmallBitVector> live;
+  llvm::StringMap<unsigned> counters;
+  SmallVector<OpenScope> scopes;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Liveness
+//===----------------------------------------------------------------------===//
+
+void KernelRenderer::markLive(Value value, unsigned lane) {
+  llvm::SmallBitVector &bits = live[value];
+  if (bits.empty())
+    bits.resize(getLaneCount(value.getType()));
+  if (lane < bits.size())
+    bits.set(lane);
+}
+
+bool KernelRenderer::isLive(Value value, unsigned lane) const {
+  auto it = live.find(value);
+  return it != live.end() && lane < it->second.size() && it->second.test(lane);
+}
+
+bool KernelRenderer::isAnyLaneLive(Value value) const {
+  auto it = live.find(value);
+  return it != live.end() && it->second.any();
+}
+
+/// One backward walk suffices: the body is a single block in which every
+/// value is defined before its uses (loop-carried values go through
+/// registers, i.e. stores).
+void KernelRenderer::computeLiveness(Block &block) {
+  for (Operation &op : llvm::reverse(block)) {
+    if (op.getNumResults() == 0) {
+      // Stores, ends, ifs, barriers: always rendered, so all they read is.
+      for (Value operand : op.getOperands())
+        for (unsigned lane = 0, e = getLaneCount(operand.getType()); lane < e;
+             ++lane)
+          markLive(operand, lane);
+      continue;
+    }
+    Value result = op.getResult(0);
+    if (auto gep = dyn_cast<GepOp>(op)) {
+      if (isLive(result, 0))
+        markLive(gep.getSrc(), gep.getLane());
+      continue;
+    }
+    if (auto vectorize = dyn_cast<VectorizeOp>(op)) {
+      for (auto [lane, src] : llvm::enumerate(vectorize.getSrcs()))
+        if (isLive(result, lane))
+          markLive(src, 0);
+      continue;
+    }
+    // Elementwise ops, loads (pointer operand of one lane) and the rest:
+    // lane i of the result reads lane i of each vector operand and the one
+    // lane of each scalar operand.
+    for (unsigned lane = 0, e = getLaneCount(result.getType()); lane < e;
+         ++lane) {
+      if (!isLive(result, lane))
+        continue;
+      for (Value operand : op.getOperands())
+        markLive(operand, getLaneCount(operand.getType()) == 1 ? 0 : lane);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Output helpers
+//===----------------------------------------------------------------------===//
+
+void KernelRenderer::line(const Twine &text) {
+  out.indent(2 * depth) << text << "\n";
+}
+
+std::string KernelRenderer::newName(StringRef prefix) {
+  return (prefix + Twine(counters[prefix]++)).str();
+}
+
+std::string KernelRenderer::offsetIndex(StringRef index, unsigned lane) {
+  if (lane == 0)
+    return index.str();
+  long long constant;
+  if (!index.getAsInteger(10, constant))
+    return std::to_string(constant + lane);
+  return (index + "+" + Twine(lane)).str();
+}
+
+std::string KernelRenderer::mathCall(StringRef base, Type element,
+                                     ArrayRef<std::string> args) {
+  std::string call = base.str();
+  if (!element.isF64())
+    call += language.floatFunctionSuffix;
+  return call + "(" + llvm::join(args, ", ") + ")";
+}
+
+/// Integer `lhs op rhs` with two's-complement wrap-around, as ONNX integer
+/// arithmetic behaves: signed overflow is undefined in C, and types narrower
+/// than int are promoted to a signed int, so the operation runs in the
+/// unsigned type of the width (at least 32 bits) and is converted back.
+std::string KernelRenderer::wrapInt(Type element, StringRef lhs, StringRef op,
+                                    StringRef rhs) {
+  unsigned width = element.isIndex() ? 0 : element.getIntOrFloatBitWidth();
+  if (element.isIndex() || (element.isUnsignedInteger() && width >= 32))
+    return (lhs + " " + op + " " + rhs).str();
+  std::string unsignedType = width <= 32 ? "uint32_t" : "uint64_t";
+  std::string cType = *getCValueType(element);
+  return "(" + cType + ")((" + unsignedType + ")" + lhs.str() + " " +
+         op.str() + " (" + unsignedType + ")" + rhs.str() + ")";
+}
+
+FailureOr<std::string> KernelRenderer::valueType(Operation *op,
+                                                 Type element) {
+  FailureOr<std::string> type = getCValueType(element);
+  if (failed(type))
+    return op->emitOpError("has element type ")
+           << element << ", which the C emitter cannot represent";
+  return type;
+}
+
+LogicalResult KernelRenderer::requireFloat(Operation *op) {
+  if (isa<FloatType>(getElementTypeOrSelf(op->getOperand(0).getType())))
+    return success();
+  return op->emitOpError("is defined on floating-point values only");
+}
+
+LogicalResult KernelRenderer::requireInteger(Operation *op, bool allowBool) {
+  Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (isIntegerLike(element) || (allowBool && element.isInteger(1)))
+    return success();
+  return op->emitOpError("is defined on integer values only");
+}
+
+/// Buffers hold f16/bf16 as their 16 bits; values are computed in float.
+std::string KernelRenderer::toStorage(const std::string &value,
+                                      Type element) {
+  if (element.isF16()) {
+    helpers.require(CHelper::FloatToHalf);
+    return "tgc_float_to_half(" + value + ")";
+  }
+  if (element.isBF16()) {
+    helpers.require(CHelper::FloatToBf16);
+    return "tgc_float_to_bf16(" + value + ")";
+  }
+  return value;
+}
+
+std::string KernelRenderer::fromStorage(const std::string &access,
+                                        Type element) {
+  if (element.isF16()) {
+    helpers.require(CHelper::HalfToFloat);
+    return "tgc_half_to_float(" + access + ")";
+  }
+  if (element.isBF16()) {
+    helpers.require(CHelper::Bf16ToFloat);
+    return "tgc_bf16_to_float(" + access + ")";
+  }
+  return access;
+}
+
+/// The bits of `value` as an unsigned integer of its width.
+std::string KernelRenderer::toBits(const std::string &value, Type element) {
+  if (element.isF32()) {
+    helpers.require(CHelper::FloatBits);
+    return "tgc_float_bits(" + value + ")";
+  }
+  if (element.isF64()) {
+    helpers.require(CHelper::DoubleBits);
+    return "tgc_double_bits(" + value + ")";
+  }
+  if (isHalfLike(element))
+    return toStorage(value, element);
+  return "(uint" + std::to_string(element.getIntOrFloatBitWidth()) + "_t)" +
+         value;
+}
+
+/// The value of `element` whose bits are the unsigned integer `bits`.
+std::string KernelRenderer::fromBits(const std::string &bits, Type element,
+                                     StringRef cType) {
+  if (element.isF32()) {
+    helpers.require(CHelper::BitsFloat);
+    return "tgc_bits_float(" + bits + ")";
+  }
+  if (element.isF64()) {
+    helpers.require(CHelper::BitsDouble);
+    return "tgc_bits_double(" + bits + ")";
+  }
+  if (isHalfLike(element))
+    return fromStorage(bits, element);
+  // `bits` already has the unsigned type of its width.
+  if (element.isUnsignedInteger())
+    return bits;
+  return "(" + cType.str() + ")" + bits;
+}
+
+/// The buffer element a load or store reaches: a tgc.index, or the first
+/// element of a bare pointer.
+Address KernelRenderer::addressOf(Value pointer) {
+  auto it = addresses.find(pointer);
+  if (it != addresses.end())
+    return it->second;
+  return Address{lanes[pointer].front(), "0", ""};
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelRenderer::renderAlu(Operation *op, StringRef prefix,
+                                        LaneFn laneExpr, bool exact) {
+  Value result = op->getResult(0);
+  Type element = getElementTypeOrSelf(result.getType());
+  FailureOr<std::string> cType = valueType(op, element);
+  if (failed(cType))
+    return failure();
+  unsigned count = getLaneCount(result.getType());
+  std::string name = newName(prefix);
+  SmallVector<std::string, 1> &resultLanes = lanes[result];
+  resultLanes.assign(count, "");
+  for (unsigned lane = 0; lane < count; ++lane) {
+    if (!isLive(result, lane))
+      continue;
+    SmallVector<std::string, 3> args;
+    for (Value operand : op->getOperands()) {
+      ArrayRef<std::string> operandLanes = lanes[operand];
+      if (operandLanes.empty())
+        return op->emitOpError("reads a value the renderer has not seen");
+      args.push_back(operandLanes.size() == 1 ? operandLanes[0]
+                                              : operandLanes[lane]);
+    }
+    std::string expr = laneExpr(args);
+    if (!exact && element.isF16()) {
+      helpers.require(CHelper::RoundHalf);
+      expr = "tgc_round_half(" + expr + ")";
+    } else if (!exact && element.isBF16()) {
+      helpers.require(CHelper::RoundBf16);
+      expr = "tgc_round_bf16(" + expr + ")";
+    }
+    std::string laneName =
+        count == 1 ? name : name + "_" + std::to_string(lane);
+    line(*cType + " " + laneName + " = " + expr + ";");
+    resultLanes[lane] = laneName;
+  }
+  return success();
+}
+
+LogicalResult KernelRenderer::renderConst(ConstOp op) {
+  Type type = op.getType();
+  Type element = getElementTypeOrSelf(type);
+  SmallVector<std::string, 1> &resultLanes = lanes[op.getResult()];
+  auto addLiteral = [&](Attribute value) -> LogicalResult {
+    FailureOr<std::string> literal = renderScalarLiteral(value, element);
+    if (failed(literal))
+      return op.emitOpError("has a value the C emitter cannot write: ")
+             << value;
+    resultLanes.push_back(*literal);
+    return success();
+  };
+  if (isa<VectorType>(type)) {
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense)
+      return op.emitOpError("vector constant must be a dense attribute");
+    for (Attribute value : dense.getValues<Attribute>())
+      if (failed(addLiteral(value)))
+        return failure();
+    return success();
+  }
+  if (isa<ShapedType>(type))
+    return op.emitOpError("a tensor constant cannot appear inside a "
+                          "lowered kernel");
+  return addLiteral(op.getValue());
+}
+
+LogicalResult KernelRenderer::renderRange(RangeOp op) {
+  int64_t id = op.getId();
+  for (const OpenScope &scope : scopes)
+    if (scope.range && scope.id == id)
+      return op.emitOpError("reuses the id ")
+             << id << " of a range it is nested in";
+  std::string var = "ridx" + std::to_string(id);
+  lanes[op.getResult()] = {var};
+  // Every axis kind is a plain loop on a CPU for now; thread, upcast and
+  // unroll axes get their own rendering when the runtime and expander
+  // need it.
+  line("for (" + language.indexType + " " + var + " = 0; " + var + " < " +
+       std::to_string(op.getBound()) + "; " + var + "++) {");
+  scopes.push_back({op.getResult(), id});
+  ++depth;
+  return success();
+}
+
+/// Closes the innermost scope: a range for tgc.end (`range` set), an if
+/// for tgc.endif.
+LogicalResult KernelRenderer::renderClose(Operation *op, Value range) {
+  if (scopes.empty() || scopes.back().range != range)
+    return op->emitOpError("does not close the innermost open ")
+           << (scopes.empty() || scopes.back().range ? "range" : "tgc.if");
+  scopes.pop_back();
+  --depth;
+  line("}");
+  return success();
+}
+
+LogicalResult KernelRenderer::renderIndex(IndexOp op) {
+  if (op.getBuf().getDefiningOp<IndexOp>())
+    return op.emitOpError("indexes a pointer that is already indexed");
+  Address address{lanes[op.getBuf()].front(), lanes[op.getIdx()].front(), ""};
+  if (op.getGate())
+    address.gate = lanes[op.getGate()].front();
+  addresses[op.getResult()] = address;
+  return success();
+}
+
+LogicalResult KernelRenderer::renderLoad(LoadOp op) {
+  auto ptrType = cast<PtrType>(op.getPtr().getType());
+  Type element = ptrType.getElementType();
+  FailureOr<std::string> cType = valueType(op, element);
+  if (failed(cType))
+    return failure();
+  Address address = addressOf(op.getPtr());
+  bool inRegisters = ptrType.getAddrSpace() == AddrSpace::reg;
+  unsigned count = getLaneCount(op.getType());
+  std::string name = newName("val");
+  SmallVector<std::string, 1> &resultLanes = lanes[op.getResult()];
+  resultLanes.assign(count, "");
+  for (unsigned lane = 0; lane < count; ++lane) {
+    if (!isLive(op.getResult(), lane))
+      continue;
+    std::string access =
+        address.buffer + "[" + offsetIndex(address.index, lane) + "]";
+    // Registers hold computed values; buffers hold the stored form.
+    std::string value = inRegisters ? access : fromStorage(access, element);
+    if (!address.gate.empty()) {
+      std::string alt = "0";
+      if (op.getAlt()) {
+        ArrayRef<std::string> altLanes = lanes[op.getAlt()];
+        alt = altLanes.size() == 1 ? altLanes[0] : altLanes[lane];
+      }
+      value = address.gate + " ? " + value + " : " + alt;
+    }
+    std::string laneName =
+        count == 1 ? name : name + "_" + std::to_string(lane);
+    line(*cType + " " + laneName + " = " + value + ";");
+    resultLanes[lane] = laneName;
+  }
+  return success();
+}
+
+LogicalResult KernelRenderer::renderStore(StoreOp op) {
+  auto ptrType = cast<PtrType>(op.getPtr().getType());
+  Type element = ptrType.getElementType();
+  Address address = addressOf(op.getPtr());
+  bool inRegisters = ptrType.getAddrSpace() == AddrSpace::reg;
+  ArrayRef<std::string> valueLanes = lanes[op.getValue()];
+  std::string guard =
+      address.gate.empty() ? "" : "if (" + address.gate + ") ";
+  for (auto [lane, value] : llvm::enumerate(valueLanes)) {
+    std::string stored = inRegisters ? value : toStorage(value, element);
+    line(guard + address.buffer + "[" + offsetIndex(address.index, lane) +
+         "] = " + stored + ";");
+  }
+  return success();
+}
+
+LogicalResult KernelRenderer::renderDefine(Operation *op, int64_t size,
+                                           StringRef prefix,
+                                           StringRef qualifier) {
+  Type element = cast<PtrType>(op->getResult(0).getType()).getElementType();
+  // Registers and shared memory hold values as computed (float for f16).
+  FailureOr<std::string> cType = valueType(op, element);
+  if (failed(cType))
+    return failure();
+  std::string name = newName(prefix);
+  lanes[op->getResult(0)] = {name};
+  std::string declaration = qualifier.empty() ? "" : qualifier.str() + " ";
+  line(declaration + *cType + " " + name + "[" + std::to_string(size) +
+       "];");
+  return success();
+}
+
+LogicalResult KernelRenderer::renderCast(CastOp op) {
+  Type from = getElementTypeOrSelf(op.getSrc().getType());
+  Type to = getElementTypeOrSelf(op.getType());
+  FailureOr<std::string> cType = valueType(op, to);
+  if (failed(cType))
+    return failure();
+  bool exact = from == to || !isHalfLike(to);
+  return renderAlu(
+      op, "cast",
+      [&](ArrayRef<std::string> a) -> std::string {
+        if (from == to)
+          return a[0];
+        // C's conversion to an integer truncates toward zero, as tgc.cast
+        // does; to bool it is `!= 0`, spelled out for readers.
+        if (to.isInteger(1))
+          return a[0] + " != 0";
+        return "(" + *cType + ")" + a[0];
+      },
+      exact);
+}
+
+LogicalResult KernelRenderer::renderBitcast(BitcastOp op) {
+  Type from = getElementTypeOrSelf(op.getSrc().getType());
+  Type to = getElementTypeOrSelf(op.getType());
+  if (from.isIndex() || to.isIndex())
+    return op.emitOpError("cannot reinterpret index values");
+  FailureOr<std::string> cType = valueType(op, to);
+  if (failed(cType))
+    return failure();
+  return renderAlu(
+      op, "cast",
+      [&](ArrayRef<std::string> a) -> std::string {
+        if (from == to)
+          return a[0];
+        return fromBits(toBits(a[0], from), to, *cType);
+      },
+      /*exact=*/true);
+}
+
+LogicalResult KernelRenderer::renderOp(Operation &op) {
+  // A value nobody reads is not rendered (see the file comment); structural
+  // ops and ops that must fail loudly are always looked at.
+  if (op.getNumResults() == 1 && !isAnyLaneLive(op.getResult(0)) &&
+      !isa<RangeOp, ReduceOp>(op) && op.getDialect() &&
+      isa<TgcDialect>(op.getDialect()) &&
+      !isa<TensorType>(op.getResult(0).getType()))
+    return success();
+
+  Type element =
+      op.getNumOperands()
+          ? getElementTypeOrSelf(op.getOperand(0).getType())
+          : Type();
+  auto binary = [&](StringRef symbol) {
+    return [symbol](ArrayRef<std::string> a) {
+      return a[0] + " " + symbol.str() + " " + a[1];
+    };
+  };
+  auto wrapping = [&](StringRef symbol) {
+    return [this, element, symbol](ArrayRef<std::string> a) {
+      if (isa<FloatType>(element))
+        return a[0] + " " + symbol.str() + " " + a[1];
+      return wrapInt(element, a[0], symbol, a[1]);
+    };
+  };
+  auto math = [&](StringRef base) {
+    return [this, element, base](ArrayRef<std::string> a) {
+      return mathCall(base, element, a);
+    };
+  };
+
+  return TypeSwitch<Operation *, LogicalResult>(&op)
+      // Defines and constants.
+      .Case<ConstOp>([&](ConstOp c) { return renderConst(c); })
+      .Case<DefineRegOp>([&](DefineRegOp d) {
+        return renderDefine(d, d.getSize(), "acc", "");
+      })
+      .Case<DefineLocalOp>([&](DefineLocalOp d) -> LogicalResult {
+        if (language.localPrefix.empty())
+          return d.emitOpError("needs workgroup memory, which this target "
+                               "does not have");
+        return renderDefine(d, d.getSize(), "smem", language.localPrefix);
+      })
+      .Case<SpecialOp>([&](SpecialOp s) -> LogicalResult {
+        auto it = language.specialIndices.find(s.getName());
+        if (it == language.specialIndices.end())
+          return s.emitOpError("'") << s.getName()
+                                    << "' is not an index of this target";
+        std::string name = sanitizeIdentifier(s.getName());
+        lanes[s.getResult()] = {name};
+        line(language.indexType + " " + name + " = " + it->second + ";");
+        return success();
+      })
+      // Vectors.
+      .Case<VectorizeOp>([&](VectorizeOp v) {
+        SmallVector<std::string, 1> &result = lanes[v.getResult()];
+        for (Value src : v.getSrcs())
+          result.push_back(lanes[src].front());
+        return success();
+      })
+      .Case<GepOp>([&](GepOp g) {
+        lanes[g.getResult()] = {lanes[g.getSrc()][g.getLane()]};
+        return success();
+      })
+      // Conversions.
+      .Case<CastOp>([&](CastOp c) { return renderCast(c); })
+      .Case<BitcastOp>([&](BitcastOp b) { return renderBitcast(b); })
+      // Unary math.
+      .Case<Exp2Op>([&](Exp2Op o) -> LogicalResult {
+        if (failed(requireFloat(o)))
+          return failure();
+        return renderAlu(o, "alu", math("exp2"));
+      })
+      .Case<Log2Op>([&](Log2Op o) -> LogicalResult {
+        if (failed(requireFloat(o)))
+          return failure();
+        return renderAlu(o, "alu", math("log2"));
+      })
+      .Case<SinOp>([&](SinOp o) -> LogicalResult {
+        if (failed(requireFloat(o)))
+          return failure();
+        return renderAlu(o, "alu", math("sin"));
+      })
+      .Case<SqrtOp>([&](SqrtOp o) -> LogicalResult {
+        if (failed(requireFloat(o)))
+          return failure();
+        return renderAlu(o, "alu", math("sqrt"));
+      })
+      .Case<RecipOp>([&](RecipOp o) -> LogicalResult {
+        if (failed(requireFloat(o)))
+          return failure();
+        std::string one = element.isF64() ? "1.0" : "1.0f";
+        return renderAlu(o, "alu", [&](ArrayRef<std::string> a) {
+          return one + " / " + a[0];
+        });
+      })
+      .Case<NegOp>([&](NegOp o) {
+        return renderAlu(
+            o, "alu",
+            [&](ArrayRef<std::string> a) {
+              if (isa<FloatType>(element) || element.isIndex())
+                return "-" + a[0];
+              return wrapInt(element, "0", "-", a[0]);
+            },
+            /*exact=*/true);
+      })
+      .Case<TruncOp>([&](TruncOp o) {
+        return renderAlu(
+            o, "alu",
+            [&](ArrayRef<std::string> a) {
+              // Integers are already whole.
+              if (!isa<FloatType>(element))
+                return a[0];
+              return mathCall("trunc", element, a);
+            },
+            /*exact=*/true);
+      })
+      // Binary arithmetic.
+      .Case<AddOp>([&](AddOp o) { return renderAlu(o, "alu", wrapping("+")); })
+      .Case<SubOp>([&](SubOp o) { return renderAlu(o, "alu", wrapping("-")); })
+      .Case<MulOp>([&](MulOp o) { return renderAlu(o, "alu", wrapping("*")); })
+      .Case<FdivOp>([&](FdivOp o) -> LogicalResult {
+        if (failed(requireFloat(o)))
+          return failure();
+        return renderAlu(o, "alu", binary("/"));
+      })
+      .Case<IdivOp>([&](IdivOp o) -> LogicalResult {
+        // C's `/` truncates toward zero, as tgc.idiv does.
+        if (failed(requireInteger(o, /*allowBool=*/false)))
+          return failure();
+        return renderAlu(o, "alu", binary("/"));
+      })
+      .Case<ModOp>([&](ModOp o) -> LogicalResult {
+        // C's `%` takes the sign of the dividend, as tgc.mod does.
+        if (failed(requireInteger(o, /*allowBool=*/false)))
+          return failure();
+        return renderAlu(o, "alu", binary("%"));
+      })
+      .Case<MaxOp>([&](MaxOp o) {
+        return renderAlu(
+            o, "alu",
+            [&](ArrayRef<std::string> a) {
+              // fmaxf returns the number when one operand is NaN; tgc.max
+              // returns NaN. `a != a` is true only for a NaN `a`, and a NaN
+              // `b` fails `a > b`, so either NaN comes through.
+              if (isa<FloatType>(element))
+                return "(" + a[0] + " != " + a[0] + " || " + a[0] + " > " +
+                       a[1] + ") ? " + a[0] + " : " + a[1];
+              return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
+            },
+            /*exact=*/true);
+      })
+      .Case<PowOp>([&](PowOp o) -> LogicalResult {
+        if (failed(requireFloat(o)))
+          return failure();
+        return renderAlu(o, "alu", math("pow"));
+      })
+      .Case<ShlOp>([&](ShlOp o) -> LogicalResult {
+        if (failed(requireInteger(o, /*allowBool=*/false)))
+          return failure();
+        // Shifting a negative signed value left is undefined in C.
+        return renderAlu(o, "alu", [&](ArrayRef<std::string> a) {
+          if (element.isIndex())
+            return "(" + language.indexType + ")((size_t)" + a[0] + " << " +
+                   a[1] + ")";
+          return wrapInt(element, a[0], "<<", a[1]);
+        });
+      })
+      .Case<ShrOp>([&](ShrOp o) -> LogicalResult {
+        // gcc and clang shift signed values arithmetically, as tgc.shr
+        // specifies.
+        if (failed(requireInteger(o, /*allowBool=*/false)))
+          return failure();
+        return renderAlu(o, "alu", binary(">>"));
+      })
+      // Bitwise logic.
+      .Case<XorOp>([&](XorOp o) -> LogicalResult {
+        if (failed(requireInteger(o, /*allowBool=*/true)))
+          return failure();
+        return renderAlu(o, "alu", binary("^"));
+      })
+      .Case<OrOp>([&](OrOp o) -> LogicalResult {
+        if (failed(requireInteger(o, /*allowBool=*/true)))
+          return failure();
+        return renderAlu(o, "alu", binary("|"));
+      })
+      .Case<AndOp>([&](AndOp o) -> LogicalResult {
+        if (failed(requireInteger(o, /*allowBool=*/true)))
+          return failure();
+        return renderAlu(o, "alu", binary("&"));
+      })
+      // Comparisons: C's `!=` is already true when either side is NaN.
+      .Case<CmpltOp>([&](CmpltOp o) { return renderAlu(o, "alu", binary("<")); })
+      .Case<CmpneOp>(
+          [&](CmpneOp o) { return renderAlu(o, "alu", binary("!=")); })
+      .Case<CmpeqOp>(
+          [&](CmpeqOp o) { return renderAlu(o, "alu", binary("==")); })
+      // Ternary.
+      .Case<WhereOp>([&](WhereOp o) {
+        return renderAlu(
+            o, "alu",
+            [](ArrayRef<std::string> a) {
+              return a[0] + " ? " + a[1] + " : " + a[2];
+            },
+            /*exact=*/true);
+      })
+      .Case<MulaccOp>([&](MulaccOp o) {
+        return renderAlu(o, "alu", [&](ArrayRef<std::string> a) {
+          if (isa<FloatType>(element))
+            return a[0] + " * " + a[1] + " + " + a[2];
+          return wrapInt(element, wrapInt(element, a[0], "*", a[1]), "+",
+                         a[2]);
+        });
+      })
+      // Memory.
+      .Case<IndexOp>([&](IndexOp i) { return renderIndex(i); })
+      .Case<LoadOp>([&](LoadOp l) { return renderLoad(l); })
+      .Case<StoreOp>([&](StoreOp s) { return renderStore(s); })
+      // Control flow.
+      .Case<RangeOp>([&](RangeOp r) { return renderRange(r); })
+      .Case<EndOp>([&](EndOp e) { return renderClose(e, e.getRange()); })
+      .Case<IfOp>([&](IfOp i) {
+        line("if (" + lanes[i.getCond()].front() + ") {");
+        scopes.push_back({Value(), -1});
+        ++depth;
+        return success();
+      })
+      .Case<EndifOp>([&](EndifOp e) { return renderClose(e, Value()); })
+      .Case<BarrierOp>([&](BarrierOp b) -> LogicalResult {
+        if (language.barrier.empty())
+          return b.emitOpError("has no meaning on this target");
+        line(language.barrier);
+        return success();
+      })
+      .Case<SinkOp>([](SinkOp) { return success(); })
+      .Case<ReduceOp>([](ReduceOp r) {
+        return r.emitOpError("is still here; tgc-expand turns reductions "
+                             "into accumulators before rendering");
+      })
+      .Default([](Operation *other) {
+        return other->emitOpError("cannot be rendered: it is not a "
+                                  "kernel-level op");
+      });
+}
+
+LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
+                                     raw_ostream &os) {
+  if (!kernel.isLowered())
+    return kernel.emitOpError("is not lowered; run the pipeline up to "
+                              "tgc-linearize before rendering");
+  Block &block = kernel.getBlock();
+  computeLiveness(block);
+
+  // Parameters: inputs (read only) then outputs, as the block arguments.
+  SmallVector<std::string> params;
+  unsigned numInputs = kernel.getInputs().size();
+  for (BlockArgument arg : block.getArguments()) {
+    auto ptr = cast<PtrType>(arg.getType());
+    FailureOr<std::string> cType = getCStorageType(ptr.getElementType());
+    if (failed(cType))
+      return kernel.emitOpError("has a buffer of ")
+             << ptr.getElementType()
+             << ", which the C emitter cannot represent";
+    std::string name = "data" + std::to_string(arg.getArgNumber());
+    lanes[arg] = {name};
+    params.push_back((arg.getArgNumber() < numInputs ? "const " : "") +
+                     *cType + " *" + language.restrictQualifier + " " + name);
+    // An optimization may leave a buffer unread; say so to the compiler
+    // rather than trip -Wunused-parameter.
+    if (!isAnyLaneLive(arg))
+      line("(void)" + name + ";");
+  }
+
+  for (Operation &op : block)
+    if (failed(renderOp(op)))
+      return failure();
+
+  if (auto opts = kernel.getOpts()) {
+    os << "/* opts:";
+    for (Attribute opt : *opts)
+      if (auto text = dyn_cast<StringAttr>(opt))
+        os << " " << sanitizeComment(text.getValue());
+    os << " */\n";
+  }
+  os << language.kernelPrefix << " " << functionName << "("
+     << llvm::join(params, ", ") << ") {\n"
+     << body << "}\n";
+  return success();
+}
+
+LogicalResult mlir::tgc::renderKernel(KernelOp kernel,
+                                      llvm::StringRef functionName,
+                                      const CStyleLanguage &language,
+                                      CHelperSet &helpers,
+                                      llvm::raw_ostream &os) {
+  KernelRenderer renderer(language, helpers);
+  return renderer.render(kernel, functionName, os);
+}

@@ -1,0 +1,46 @@
+//===- CEmitterLanguage.h - what differs between C dialects ----*- C++ -*-===//
+//
+// The few spellings that differ between plain C, CUDA and Metal, gathered in
+// one struct so that the kernel renderer (CEmitterKernel.cpp) serves all of
+// them: tinygrad's CStyleLanguage, whose CUDA and Metal subclasses override
+// only qualifiers, thread indices, barriers and vector types.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_CODEGEN_CEMITTERLANGUAGE_H
+#define TGC_CODEGEN_CEMITTERLANGUAGE_H
+
+#include "llvm/ADT/StringMap.h"
+#include <string>
+
+namespace mlir::tgc {
+
+struct CStyleLanguage {
+  /// Written before a kernel's name ("static void" in C, where kernels are
+  /// private to the model's source; `extern "C" __global__ void` in CUDA).
+  std::string kernelPrefix = "static void";
+  /// Qualifier of every buffer parameter ("__restrict__" in CUDA).
+  std::string restrictQualifier = "restrict";
+  /// The C type of `index` values and loop variables.
+  std::string indexType = "ptrdiff_t";
+  /// Suffix of the single-precision math functions (`exp2f`); Metal's are
+  /// overloaded and have none.
+  std::string floatFunctionSuffix = "f";
+  /// Declaration prefix of a workgroup-shared buffer (`__shared__`);
+  /// empty where the target has no such memory.
+  std::string localPrefix;
+  /// The statement of a workgroup barrier; empty where there is none.
+  std::string barrier;
+  /// tgc.special names (`gidx0`, `lidx1`) to the target's expression
+  /// (`blockIdx.x`); empty on a CPU, where a kernel is one thread's loops.
+  llvm::StringMap<std::string> specialIndices;
+
+  /// Plain C99 for a CPU. Vectors are rendered lane by lane into scalars,
+  /// which C compilers vectorize again; a GPU language adds native vector
+  /// types here when its renderer needs them.
+  static CStyleLanguage c() { return CStyleLanguage(); }
+};
+
+} // namespace mlir::tgc
+
+#endif // TGC_CODEGEN_CEMITTERLANGUAGE_H
