@@ -90,7 +90,8 @@ void DiagnosticPrinter::recordNodeTypes(ModuleOp module) {
   });
 }
 
-std::string DiagnosticPrinter::describeLocation(Location loc) const {
+std::string DiagnosticPrinter::describeLocation(Location loc,
+                                                StringRef message) const {
   Where where;
   decompose(loc, where);
   std::string text;
@@ -99,7 +100,9 @@ std::string DiagnosticPrinter::describeLocation(Location loc) const {
   if (!where.file.empty() && where.line != 0)
     out << ":" << where.line << ":" << where.column;
   out << ": ";
-  if (!where.node.empty()) {
+  // Some messages name their node themselves; say it once.
+  bool namesNode = message.starts_with("node '" + where.node + "'");
+  if (!where.node.empty() && !namesNode) {
     out << "node '" << where.node << "'";
     auto type = nodeTypes.find(where.node);
     if (type != nodeTypes.end())
@@ -110,8 +113,9 @@ std::string DiagnosticPrinter::describeLocation(Location loc) const {
 }
 
 std::string DiagnosticPrinter::format(const Diagnostic &diag) const {
+  std::string message = diag.str();
   return ("tgc: " + severityName(diag.getSeverity()) + ": " +
-          describeLocation(diag.getLocation()) + diag.str())
+          describeLocation(diag.getLocation(), message) + message)
       .str();
 }
 

@@ -45,8 +45,9 @@ public:
   std::string format(const Diagnostic &diag) const;
 
 private:
-  /// Formats "<file>[:line:col]: [node 'n' (Type): ]" for `loc`.
-  std::string describeLocation(Location loc) const;
+  /// Formats "<file>[:line:col]: [node 'n' (Type): ]" for `loc`; the node
+  /// part is left out when `message` starts with it already.
+  std::string describeLocation(Location loc, llvm::StringRef message) const;
 
   MLIRContext &context;
   llvm::raw_ostream &os;

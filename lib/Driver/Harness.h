@@ -1,0 +1,33 @@
+//===- Harness.h - a C main() around a package, for tgc run ----*- C++ -*-===//
+//
+// `tgc run` and `tgc verify` execute a compiled model through a small C
+// program built next to the package: it reads each input as raw bytes,
+// calls the entry point with a malloc'd arena and writes each output as raw
+// bytes. The harness is test code; the package itself never allocates.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_DRIVER_HARNESS_H
+#define TGC_DRIVER_HARNESS_H
+
+#include "Driver/Model.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace mlir::tgc {
+
+/// Bytes of a tensor of `spec`'s (static) shape and dtype.
+int64_t tensorBytes(const TensorSpec &spec);
+
+/// The C source of the harness for the package `name` (it includes
+/// "<name>.h"), whose inputs and outputs are `signature`'s, every dimension
+/// bound. The program's arguments are one raw input file per input, then
+/// one output file per output, in signature order. It exits with 0 on
+/// success, 2 on bad arguments or files, 3 if the entry point fails.
+std::string generateHarness(const ModelSignature &signature,
+                            llvm::StringRef name);
+
+} // namespace mlir::tgc
+
+#endif // TGC_DRIVER_HARNESS_H

@@ -1,0 +1,182 @@
+"""e2e.errors.*: bad input to tgc gives one clear error and leaves nothing.
+
+Each test feeds tgc one kind of bad input and checks that the exit status is
+1, that stderr is `tgc: error: ...` naming the file (and the node or input
+where there is one), and that no output or temporary folder is left behind.
+"""
+
+import glob
+import os
+import shutil
+
+import numpy as np
+
+from common import check, main, save_npy
+
+
+def expect_error(env, argv, mentions, out_dir=None):
+    """Runs tgc with `argv`; checks the failure and returns stderr."""
+    status, stdout, stderr = env.tgc_cmd(*argv, expect_ok=False)
+    check(status == 1, "expected exit status 1, got %d; stderr:\n%s" %
+          (status, stderr))
+    check(stderr.startswith("tgc: error: "),
+          "stderr does not start with 'tgc: error: ':\n" + stderr)
+    for text in mentions:
+        check(text in stderr, "the error does not mention %r:\n%s" %
+              (text, stderr))
+    if out_dir:
+        check(not os.path.exists(out_dir),
+              "%s was created although tgc failed" % out_dir)
+        left = glob.glob(out_dir + ".tmp-*") + glob.glob(out_dir + ".old-*")
+        check(not left, "temporary folders left behind: %s" % left)
+    env.check_no_scratch_left()
+    return stderr
+
+
+def cnn_input(env, name, shape=(1, 1, 28, 28), dtype=np.float32):
+    return save_npy(env.path(name), np.zeros(shape, dtype=dtype))
+
+
+def truncated_onnx(env):
+    model = env.path("truncated.onnx")
+    env.run(["sh", "-c", "head -c 20000 '%s' > '%s'" %
+             (env.model("cnn"), model)])
+    expect_error(env, ["compile", model, "-o", env.path("out")],
+                 [model], out_dir=env.path("out"))
+
+
+def not_onnx(env):
+    model = env.path("notes.onnx")
+    with open(model, "w") as f:
+        f.write("this is a text file, not an ONNX model\n")
+    expect_error(env, ["compile", model, "-o", env.path("out")],
+                 [model], out_dir=env.path("out"))
+
+
+def missing_model(env):
+    model = env.path("no-such-model.onnx")
+    stderr = expect_error(env, ["compile", model, "-o", env.path("out")],
+                          [model], out_dir=env.path("out"))
+    check("No such file" in stderr or "no such file" in stderr,
+          "the error does not say the file is missing:\n" + stderr)
+
+
+def bad_extension(env):
+    model = env.path("model.txt")
+    shutil.copy(env.model("cnn"), model)
+    expect_error(env, ["compile", model, "-o", env.path("out")],
+                 [model, ".onnx", ".mlir"], out_dir=env.path("out"))
+
+
+def unsupported_op(env):
+    """Two nodes of an op tgc does not support: both are reported."""
+    import onnx
+    from onnx import TensorProto, helper
+    nodes = [helper.make_node("Det", ["x"], ["y1"], name="det_a"),
+             helper.make_node("Relu", ["x"], ["r"], name="relu_ok"),
+             helper.make_node("Det", ["r"], ["y2"], name="det_b")]
+    graph = helper.make_graph(
+        nodes, "unsupported",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 3])],
+        [helper.make_tensor_value_info("y1", TensorProto.FLOAT, []),
+         helper.make_tensor_value_info("y2", TensorProto.FLOAT, [])])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    path = env.path("det.onnx")
+    onnx.save(model, path)
+    stderr = expect_error(env, ["compile", path, "-o", env.path("out")],
+                          [path, "node 'det_a' (Det)", "node 'det_b' (Det)"],
+                          out_dir=env.path("out"))
+    check("relu_ok" not in stderr,
+          "a supported node is reported as an error:\n" + stderr)
+
+
+def keeps_existing_output(env):
+    """A failed compile leaves an existing output folder as it was."""
+    out = env.path("out")
+    os.makedirs(os.path.join(out, "ir"))
+    with open(os.path.join(out, "marker.txt"), "w") as f:
+        f.write("from an earlier compile")
+    model = env.path("truncated.onnx")
+    with open(env.model("cnn"), "rb") as f:
+        data = f.read()
+    with open(model, "wb") as f:
+        f.write(data[:len(data) // 2])
+    expect_error(env, ["compile", model, "-o", out], [model])
+    check(sorted(os.listdir(out)) == ["ir", "marker.txt"],
+          "the existing output folder changed: %s" % os.listdir(out))
+    left = glob.glob(out + ".tmp-*") + glob.glob(out + ".old-*")
+    check(not left, "temporary folders left behind: %s" % left)
+
+
+def unknown_dump_stage(env):
+    expect_error(env, ["compile", env.model("cnn"), "-o", env.path("out"),
+                       "--dump-ir=import,lowr"],
+                 ["unknown stage 'lowr'", "import, decompose", "or all"],
+                 out_dir=env.path("out"))
+
+
+def missing_input_file(env):
+    missing = env.path("missing.npy")
+    expect_error(env, ["run", env.model("cnn"), "--input",
+                       "input=" + missing, "--output-dir", env.path("out")],
+                 [missing, "input 'input'"], out_dir=env.path("out"))
+
+
+def wrong_shape(env):
+    bad = cnn_input(env, "small.npy", shape=(1, 1, 27, 28))
+    expect_error(env, ["run", env.model("cnn"), "--input", "input=" + bad,
+                       "--output-dir", env.path("out")],
+                 [bad, "input 'input'", "[1,1,27,28]", "[1,1,28,28]"],
+                 out_dir=env.path("out"))
+
+
+def wrong_dtype(env):
+    bad = cnn_input(env, "double.npy", dtype=np.float64)
+    expect_error(env, ["run", env.model("cnn"), "--input", "input=" + bad,
+                       "--output-dir", env.path("out")],
+                 [bad, "input 'input'", "float64", "float32"],
+                 out_dir=env.path("out"))
+
+
+def unknown_input_name(env):
+    good = cnn_input(env, "x.npy")
+    expect_error(env, ["run", env.model("cnn"), "--input", "input=" + good,
+                       "--input", "image=" + good,
+                       "--output-dir", env.path("out")],
+                 [good, "no input 'image'", "'input'"],
+                 out_dir=env.path("out"))
+
+
+def missing_input_name(env):
+    model = env.model("cnn")
+    expect_error(env, ["run", model, "--output-dir", env.path("out")],
+                 [model, "input 'input' is not given"],
+                 out_dir=env.path("out"))
+
+
+def bad_tensor_file(env):
+    bad = env.path("garbage.npy")
+    with open(bad, "wb") as f:
+        f.write(b"\x93NUMPY garbage")
+    expect_error(env, ["run", env.model("cnn"), "--input", "input=" + bad,
+                       "--output-dir", env.path("out")],
+                 [bad, "input 'input'"], out_dir=env.path("out"))
+
+
+main({
+    "truncated_onnx": truncated_onnx,
+    "not_onnx": not_onnx,
+    "missing_model": missing_model,
+    "bad_extension": bad_extension,
+    "unsupported_op": unsupported_op,
+    "keeps_existing_output": keeps_existing_output,
+    "unknown_dump_stage": unknown_dump_stage,
+    "missing_input_file": missing_input_file,
+    "wrong_shape": wrong_shape,
+    "wrong_dtype": wrong_dtype,
+    "unknown_input_name": unknown_input_name,
+    "missing_input_name": missing_input_name,
+    "bad_tensor_file": bad_tensor_file,
+})

@@ -1,0 +1,191 @@
+//===- tgc.cpp - the tgc command line ---------------------------*- C++ -*-===//
+//
+// Parses `tgc compile|run|verify` with CLI11 and hands the options to
+// lib/Driver, which does all the work and reports every error as
+// `tgc: error: <file>: ...`. Exit status: 0 on success, 1 on any error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/Bindings.h"
+#include "Driver/Compile.h"
+#include "Driver/Diagnostics.h"
+#include "Driver/Run.h"
+#include "Driver/Verify.h"
+#include "IR/TgcOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+using namespace mlir;
+
+namespace {
+
+constexpr const char *kVersion = "tgc 0.1";
+
+struct Arguments {
+  std::string model;
+  bool verbose = false;
+  // compile
+  std::string outputDir;
+  std::vector<std::string> inputShapes;
+  std::string weights = "embed";
+  bool noOpt = false;
+  mlir::tgc::CompileOptions compile;
+  // run
+  std::vector<std::string> inputs;
+  unsigned threads = 1;
+  mlir::tgc::RunOptions run;
+  // verify
+  mlir::tgc::VerifyOptions verify;
+};
+
+void addCompile(CLI::App &app, Arguments &args) {
+  CLI::App *cmd = app.add_subcommand(
+      "compile", "Compile a model (.onnx, or the .mlir dump of any stage) to "
+                 "a C package");
+  cmd->add_option("MODEL", args.model, "model.onnx or a stage's .mlir dump")
+      ->required();
+  cmd->add_option("-o,--output", args.outputDir,
+                  "package folder (replaced only if the compile succeeds)")
+      ->required();
+  cmd->add_option("--target", args.compile.target, "c (cuda, metal: later)")
+      ->check(CLI::IsMember({"c", "cuda", "metal"}));
+  cmd->add_option("--name", args.compile.name,
+                  "prefix of the package's files and C symbols (default net)");
+  cmd->add_option("--input-shape", args.inputShapes,
+                  "NAME=D0xD1...: bind an input's dynamic dimensions "
+                  "(repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--cpu", args.compile.cpu,
+                  "CPU the C is tuned for (default: this host)");
+  cmd->add_option("--dump-ir", args.compile.dumpStages,
+                  "STAGE[,STAGE...] or all: write the IR after each named "
+                  "stage to DIR/ir/NN-STAGE.mlir");
+  cmd->add_flag("--no-opt", args.noOpt, "no kernel optimizations");
+  cmd->add_option("--weights", args.weights,
+                  "embed (in the C source) or file (NAME.safetensors)")
+      ->check(CLI::IsMember({"embed", "file"}));
+  cmd->add_flag("-v,--verbose", args.verbose, "print stage timings to stderr");
+}
+
+void addRun(CLI::App &app, Arguments &args) {
+  CLI::App *cmd = app.add_subcommand(
+      "run", "Compile a model for this host, run it on tensor files and "
+             "write its outputs");
+  cmd->add_option("MODEL", args.model, "model.onnx or a stage's .mlir dump")
+      ->required();
+  cmd->add_option("--input", args.inputs,
+                  "NAME=FILE: an input tensor, .npy or .pb (one per input)")
+      ->allow_extra_args(false);
+  cmd->add_option("--output-dir", args.run.outputDir,
+                  "where <output name>.npy go (default: .)");
+  cmd->add_option("--output-format", args.run.outputFormat, "npy or pb")
+      ->check(CLI::IsMember({"npy", "pb"}));
+  cmd->add_option("--threads", args.threads,
+                  "threads (the emitted C is single-threaded so far)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("-v,--verbose", args.verbose,
+                "print stage timings and the C compiler's command line");
+}
+
+void addVerify(CLI::App &app, Arguments &args) {
+  CLI::App *cmd = app.add_subcommand(
+      "verify", "Run a model on reference data and compare its outputs");
+  cmd->add_option("MODEL", args.model,
+                  "a CASE folder (model.onnx + test_data_set_*), or a model "
+                  "file with --inputs and --expected")
+      ->required();
+  cmd->add_option("--inputs", args.verify.inputsDir,
+                  "folder of inputs: NAME.npy|.pb or input_N.pb");
+  cmd->add_option("--expected", args.verify.expectedDir,
+                  "folder of reference outputs: NAME.npy|.pb or output_N.pb");
+  cmd->add_option("--rtol", args.verify.tolerance.rtol,
+                  "relative tolerance (default 1e-3)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--atol", args.verify.tolerance.atol,
+                  "absolute tolerance (default 1e-5)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("-v,--verbose", args.verbose, "print stage timings");
+}
+
+/// Turns the NAME=VALUE arguments into driver options; false on a
+/// malformed one (reported at the model's location).
+bool bindArguments(MLIRContext &context, Arguments &args) {
+  Location loc = FileLineColLoc::get(&context, args.model, 0, 0);
+  for (const std::string &binding : args.inputShapes) {
+    auto split = mlir::tgc::splitBinding(binding, "--input-shape");
+    if (!split) {
+      emitError(loc) << llvm::toString(split.takeError());
+      return false;
+    }
+    auto shape = mlir::tgc::parseShape(split->second);
+    if (!shape) {
+      emitError(loc) << "--input-shape " << binding << ": "
+                     << llvm::toString(shape.takeError());
+      return false;
+    }
+    args.compile.inputShapes[split->first] = std::move(*shape);
+  }
+  for (const std::string &binding : args.inputs) {
+    auto split = mlir::tgc::splitBinding(binding, "--input");
+    if (!split) {
+      emitError(loc) << llvm::toString(split.takeError());
+      return false;
+    }
+    args.run.inputs.push_back(std::move(*split));
+  }
+  args.compile.weightsInFile = args.weights == "file";
+  args.compile.optimize = !args.noOpt;
+  args.compile.verbose = args.run.verbose = args.verify.verbose = args.verbose;
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  CLI::App app("tgc: an ahead-of-time compiler from ONNX models to C", "tgc");
+  app.set_version_flag("--version", kVersion);
+  app.require_subcommand(1);
+  Arguments args;
+  addCompile(app, args);
+  addRun(app, args);
+  addVerify(app, args);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &error) {
+    // CLI11 prints help and version requests with status 0, and usage
+    // errors with its own codes; tgc promises 1 for every error.
+    return app.exit(error) == 0 ? 0 : 1;
+  }
+
+  DialectRegistry registry;
+  registry.insert<mlir::tgc::TgcDialect, func::FuncDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::tgc::DiagnosticPrinter printer(context, llvm::errs(), args.model);
+  if (!bindArguments(context, args))
+    return 1;
+
+  LogicalResult result = failure();
+  if (app.got_subcommand("compile")) {
+    result = mlir::tgc::compileModel(context, args.model, args.outputDir,
+                                     args.compile, &printer);
+  } else if (app.got_subcommand("run")) {
+    if (args.threads > 1)
+      emitWarning(FileLineColLoc::get(&context, args.model, 0, 0))
+          << "--threads " << args.threads
+          << ": the emitted C is single-threaded so far; running on one";
+    result = mlir::tgc::runModel(context, args.model, args.run, &printer,
+                                 llvm::outs());
+  } else {
+    result = mlir::tgc::verifyModel(context, args.model, args.verify, &printer,
+                                    llvm::outs());
+  }
+  llvm::outs().flush();
+  return succeeded(result) ? 0 : 1;
+}
