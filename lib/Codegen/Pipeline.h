@@ -8,6 +8,7 @@
 #ifndef TGC_CODEGEN_PIPELINE_H
 #define TGC_CODEGEN_PIPELINE_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
