@@ -1,6 +1,6 @@
 /* Classifies an all-zero 28x28 image with the package written by
  *   tgc compile models/cnn/model.onnx -o DIR --name mnist
- * Build: cc -std=c99 -O2 -IDIR examples/mnist_app.c DIR/*.c -lm */
+ * Build: cc -std=c99 -O2 -IDIR examples/mnist_app.c DIR/mnist*.c -lm */
 #include <stdint.h>
 #include <stdio.h>
 #include "mnist.h"

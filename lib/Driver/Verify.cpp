@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
@@ -251,11 +252,11 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
         ++failures;
     }
   }
-  out << formatv("{0}: {1} of {2} outputs passed in {3} data set{4} "
-                 "(rtol {5}, atol {6})\n",
+  out << formatv("{0}: {1} of {2} outputs passed in {3} data set{4} ",
                  failures ? "FAIL" : "PASS", outputs - failures, outputs,
-                 sets->size(), sets->size() == 1 ? "" : "s",
-                 options.tolerance.rtol, options.tolerance.atol);
+                 sets->size(), sets->size() == 1 ? "" : "s")
+      << format("(rtol %g, atol %g)\n", options.tolerance.rtol,
+                options.tolerance.atol);
   out.flush();
   return failure(failures != 0);
 }
