@@ -28,6 +28,13 @@ struct ImportOptions {
 OwningOpRef<ModuleOp> importOnnx(MLIRContext &context, llvm::StringRef path,
                                  const ImportOptions &options);
 
+/// Imports a model whose bytes are already in memory; `path` names it in
+/// diagnostics and is where external data files are looked up from.
+OwningOpRef<ModuleOp> importOnnxBuffer(MLIRContext &context,
+                                       llvm::StringRef bytes,
+                                       llvm::StringRef path,
+                                       const ImportOptions &options);
+
 /// Registers `--import-onnx` with mlir-translate's registry.
 void registerOnnxImportTranslation();
 

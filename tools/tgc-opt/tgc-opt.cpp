@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Passes.h"
+#include "Frontend/Passes.h"
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,6 +16,7 @@
 int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  mlir::tgc::registerTgcFrontendPasses();
   mlir::tgc::registerTgcSchedulePasses();
   mlir::tgc::registerTgcCodegenPasses();
   mlir::DialectRegistry registry;

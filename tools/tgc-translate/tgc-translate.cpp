@@ -5,9 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Frontend/OnnxImport.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
+  mlir::tgc::registerOnnxImportTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "tgc translations\n"));
 }

@@ -1,0 +1,147 @@
+//===- Decompose.cpp - ONNX nodes to tgc primitives ------------*- C++ -*-===//
+//
+// The `tgc-decompose` pass: looks up every tgc.onnx_node in the table of
+// decompositions by op type and replaces it. A node that cannot be
+// decomposed is left in place with an error, and the walk goes on, so one
+// run reports every unsupported node and attribute of a model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Frontend/Decomposition.h"
+#include "Frontend/Passes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+
+namespace mlir::tgc {
+#define GEN_PASS_DEF_TGCDECOMPOSE
+#include "Frontend/Passes.h.inc"
+} // namespace mlir::tgc
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+static const DecompositionTable &getDecompositions() {
+  static const DecompositionTable table = [] {
+    DecompositionTable t;
+    addElementwiseDecompositions(t);
+    addReduceDecompositions(t);
+    addNNDecompositions(t);
+    addShapeDecompositions(t);
+    return t;
+  }();
+  return table;
+}
+
+static bool isStaticTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape();
+}
+
+/// Checks what must hold before any decomposition runs: the default
+/// domain, no subgraphs, a known op type and static tensor types.
+static FailureOr<DecomposeFn> lookUp(NodeContext &ctx) {
+  OnnxNodeOp node = ctx.getNode();
+  if (!node.getDomain().empty()) {
+    ctx.error() << "ops of domain '" << node.getDomain()
+                << "' are not supported";
+    return failure();
+  }
+  for (NamedAttribute attr : node.getAttrs())
+    if (isa<UnitAttr>(attr.getValue())) {
+      ctx.error() << "subgraphs are not supported yet (attribute '"
+                  << attr.getName().getValue() << "')";
+      return failure();
+    }
+  DecomposeFn fn = getDecompositions().lookup(node.getOpType());
+  if (!fn) {
+    ctx.error() << "op type '" << node.getOpType()
+                << "' is not supported (opset " << node.getOpset() << ")";
+    return failure();
+  }
+  for (auto [i, type] : llvm::enumerate(node.getInputs().getTypes()))
+    if (!isStaticTensor(type)) {
+      ctx.error() << "operand " << i << " has type " << type
+                  << "; only tensors of static shape are supported";
+      return failure();
+    }
+  for (auto [i, type] : llvm::enumerate(node->getResultTypes()))
+    if (!isStaticTensor(type)) {
+      ctx.error() << "result " << i << " has type " << type
+                  << "; only tensors of static shape are supported";
+      return failure();
+    }
+  return fn;
+}
+
+/// Checks the values a decomposition produced against the node's results.
+static LogicalResult checkResults(NodeContext &ctx) {
+  bool ok = true;
+  for (auto [i, value] : llvm::enumerate(ctx.getResults())) {
+    Type declared = ctx.getNode()->getResult(i).getType();
+    if (!value) {
+      if (ctx.resultUsed(i)) {
+        ctx.error() << "output " << i << " is not supported";
+        ok = false;
+      }
+      continue;
+    }
+    if (value.getType() != declared) {
+      ctx.error() << "output " << i << " decomposes to " << value.getType()
+                  << " but the node declares " << declared;
+      ok = false;
+    }
+  }
+  return success(ok);
+}
+
+/// Replaces `node` by its decomposition, or reports why it cannot and
+/// removes whatever was built for it.
+static LogicalResult decomposeNode(OnnxNodeOp node) {
+  OpBuilder builder(node);
+  Operation *before = node->getPrevNode();
+  NodeContext ctx(node, builder);
+
+  FailureOr<DecomposeFn> fn = lookUp(ctx);
+  if (failed(fn))
+    return failure();
+  bool ok = succeeded((*fn)(ctx)) && !ctx.hasFailed() &&
+            succeeded(ctx.checkAllUnderstood()) &&
+            succeeded(checkResults(ctx));
+
+  // The ops built for the node sit between `before` and the node; later
+  // ones use earlier ones, so they are visited in reverse.
+  SmallVector<Operation *> built;
+  for (Operation *op = before ? before->getNextNode()
+                              : &node->getBlock()->front();
+       op != node.getOperation(); op = op->getNextNode())
+    built.push_back(op);
+  if (ok) {
+    for (auto [result, value] :
+         llvm::zip(node->getResults(), ctx.getResults()))
+      if (value)
+        result.replaceAllUsesWith(value);
+    node->erase();
+  }
+  // On failure everything built goes; on success what ended up unused
+  // (a builder peephole bypassed it).
+  for (Operation *op : llvm::reverse(built))
+    if (!ok || op->use_empty())
+      op->erase();
+  return success(ok);
+}
+
+namespace {
+struct Decompose : mlir::tgc::impl::TgcDecomposeBase<Decompose> {
+  using TgcDecomposeBase::TgcDecomposeBase;
+
+  void runOnOperation() final {
+    SmallVector<OnnxNodeOp> nodes;
+    getOperation().walk([&](OnnxNodeOp node) { nodes.push_back(node); });
+    bool ok = true;
+    for (OnnxNodeOp node : nodes)
+      ok &= succeeded(decomposeNode(node));
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,469 @@
+//===- DecomposeElementwise.cpp - elementwise ONNX ops ----------*- C++ -*-===//
+//
+// Arithmetic, activations, comparisons, logic, casts and the trivial ops
+// (Identity, Dropout in inference, Constant). Everything broadcasts the
+// numpy way through TensorBuilder.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Frontend/Decomposition.h"
+#include "Frontend/OnnxTypes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+namespace {
+
+using Unary = Value (TensorBuilder::*)(Value);
+using Binary = Value (TensorBuilder::*)(Value, Value);
+
+template <Unary fn> LogicalResult unaryOp(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  if (!x)
+    return failure();
+  ctx.setResult(0, (ctx.tb().*fn)(x));
+  return success();
+}
+
+template <Binary fn> LogicalResult binaryOp(NodeContext &ctx) {
+  Value a = ctx.requiredInput(0, "A"), b = ctx.requiredInput(1, "B");
+  if (!a || !b)
+    return failure();
+  ctx.setResult(0, (ctx.tb().*fn)(a, b));
+  return success();
+}
+
+/// Max, Min, Sum: a left fold over any number of inputs.
+template <Binary fn> LogicalResult variadicOp(NodeContext &ctx) {
+  SmallVector<Value> inputs = ctx.allInputs();
+  if (inputs.empty()) {
+    ctx.error() << "needs at least one input";
+    return failure();
+  }
+  Value result = inputs[0];
+  for (Value v : ArrayRef<Value>(inputs).drop_front())
+    result = (ctx.tb().*fn)(result, v);
+  // A single input still takes the broadcast shape of the result.
+  ctx.setResult(0, ctx.tb().broadcastTo(result, ctx.resultType(0).getShape()));
+  return success();
+}
+
+LogicalResult decomposeMean(NodeContext &ctx) {
+  if (failed(variadicOp<&TensorBuilder::add>(ctx)))
+    return failure();
+  Value sum = ctx.getResults()[0];
+  ctx.setResult(0, ctx.tb().div(sum, static_cast<double>(
+                                         ctx.getNode().getInputs().size())));
+  return success();
+}
+
+/// Pow(X, Y): Y is cast to the type of X; integer powers go through f64.
+LogicalResult decomposePow(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X"), y = ctx.requiredInput(1, "Y");
+  if (!x || !y)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Type element = TensorBuilder::elementTypeOf(x);
+  if (isa<FloatType>(element)) {
+    ctx.setResult(0, tb.pow(x, tb.cast(y, element)));
+    return success();
+  }
+  Type f64 = tb.getBuilder().getF64Type();
+  ctx.setResult(0, tb.cast(tb.pow(tb.cast(x, f64), tb.cast(y, f64)), element));
+  return success();
+}
+
+LogicalResult decomposeLeakyRelu(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  double alpha = ctx.floatAttr("alpha", 0.01f);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  ctx.setResult(0, tb.where(tb.lt(x, tb.splatLike(x, 0)), tb.mul(x, alpha), x));
+  return success();
+}
+
+LogicalResult decomposeThresholdedRelu(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  double alpha = ctx.floatAttr("alpha", 1.0f);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  ctx.setResult(0, tb.where(tb.gt(x, tb.splatLike(x, alpha)), x,
+                            tb.splatLike(x, 0)));
+  return success();
+}
+
+LogicalResult decomposePRelu(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X"), slope = ctx.requiredInput(1, "slope");
+  if (!x || !slope)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  ctx.setResult(0, tb.where(tb.lt(x, tb.splatLike(x, 0)), tb.mul(x, slope), x));
+  return success();
+}
+
+LogicalResult decomposeElu(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  double alpha = ctx.floatAttr("alpha", 1.0f);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value negative = tb.mul(tb.sub(tb.exp(x), 1.0), alpha);
+  ctx.setResult(0, tb.where(tb.lt(x, tb.splatLike(x, 0)), negative, x));
+  return success();
+}
+
+LogicalResult decomposeSelu(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  double alpha = ctx.floatAttr("alpha", 1.67326319217681884765625f);
+  double gamma = ctx.floatAttr("gamma", 1.05070102214813232421875f);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value negative = tb.sub(tb.mul(tb.exp(x), alpha), alpha);
+  Value positive = tb.gt(x, tb.splatLike(x, 0));
+  ctx.setResult(0, tb.mul(tb.where(positive, x, negative), gamma));
+  return success();
+}
+
+/// max(0, min(1, alpha * x + beta))
+Value hardSigmoid(TensorBuilder &tb, Value x, double alpha, double beta) {
+  Value linear = tb.add(tb.mul(x, alpha), beta);
+  return tb.max(tb.min(linear, tb.splatLike(x, 1)), tb.splatLike(x, 0));
+}
+
+LogicalResult decomposeHardSigmoid(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  double alpha = ctx.floatAttr("alpha", 0.2f);
+  double beta = ctx.floatAttr("beta", 0.5f);
+  if (!x)
+    return failure();
+  ctx.setResult(0, hardSigmoid(ctx.tb(), x, alpha, beta));
+  return success();
+}
+
+LogicalResult decomposeHardSwish(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  if (!x)
+    return failure();
+  ctx.setResult(0, ctx.tb().mul(x, hardSigmoid(ctx.tb(), x, 1.0 / 6, 0.5)));
+  return success();
+}
+
+Value softplus(TensorBuilder &tb, Value x) {
+  return tb.log(tb.add(tb.exp(x), 1.0));
+}
+
+LogicalResult decomposeSoftplus(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  if (!x)
+    return failure();
+  ctx.setResult(0, softplus(ctx.tb(), x));
+  return success();
+}
+
+LogicalResult decomposeSoftsign(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  ctx.setResult(0, tb.div(x, tb.add(tb.abs(x), 1.0)));
+  return success();
+}
+
+LogicalResult decomposeMish(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  ctx.setResult(0, tb.mul(x, tb.tanh(softplus(tb, x))));
+  return success();
+}
+
+/// Clip: bounds are attributes before opset 11 and optional inputs since.
+LogicalResult decomposeClip(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value lo, hi;
+  if (ctx.opset() < 11) {
+    if (ctx.hasAttr("min"))
+      lo = tb.splatLike(x, ctx.floatAttr("min", 0));
+    if (ctx.hasAttr("max"))
+      hi = tb.splatLike(x, ctx.floatAttr("max", 0));
+  } else {
+    lo = ctx.input(1);
+    hi = ctx.input(2);
+  }
+  Value result = x;
+  if (lo)
+    result = tb.max(result, lo);
+  if (hi)
+    result = tb.min(result, hi);
+  ctx.setResult(0, result);
+  return success();
+}
+
+/// Mod: C remainder for fmod=1, the divisor's sign for fmod=0 (integers).
+LogicalResult decomposeMod(NodeContext &ctx) {
+  Value a = ctx.requiredInput(0, "A"), b = ctx.requiredInput(1, "B");
+  int64_t fmod = ctx.intAttr("fmod", 0);
+  if (!a || !b)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  if (TensorBuilder::isFloat(a)) {
+    ctx.error() << "Mod of floating-point values is not supported";
+    return failure();
+  }
+  OpBuilder &builder = tb.getBuilder();
+  ArrayRef<int64_t> shape = ctx.resultType(0).getShape();
+  Value x = tb.broadcastTo(a, shape), y = tb.broadcastTo(b, shape);
+  if (!x || !y)
+    return failure();
+  if (x.getType() != y.getType()) {
+    ctx.error() << "operands have different types " << x.getType() << " and "
+                << y.getType();
+    return failure();
+  }
+  Value rem = builder.create<ModOp>(tb.getLoc(), x.getType(), x, y);
+  if (fmod == 1 || TensorBuilder::elementTypeOf(x).isUnsignedInteger()) {
+    ctx.setResult(0, rem);
+    return success();
+  }
+  Value zero = tb.splatLike(x, 0);
+  Value signsDiffer = tb.logicalXor(tb.lt(rem, zero), tb.lt(y, zero));
+  Value adjust = tb.logicalAnd(tb.ne(rem, zero), signsDiffer);
+  ctx.setResult(0, tb.where(adjust, tb.add(rem, y), rem));
+  return success();
+}
+
+LogicalResult decomposeBitShift(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X"), y = ctx.requiredInput(1, "Y");
+  std::string direction = ctx.strAttr("direction", "");
+  if (!x || !y)
+    return failure();
+  if (direction != "LEFT" && direction != "RIGHT") {
+    ctx.error() << "attribute 'direction' must be LEFT or RIGHT, not '"
+                << direction << "'";
+    return failure();
+  }
+  TensorBuilder &tb = ctx.tb();
+  Value all[2] = {x, y};
+  llvm::ArrayRef<int64_t> shape = ctx.resultType(0).getShape();
+  for (Value &v : all)
+    v = tb.broadcastTo(v, shape);
+  if (!all[0] || !all[1])
+    return failure();
+  if (all[0].getType() != all[1].getType()) {
+    ctx.error() << "operands have different types " << all[0].getType()
+                << " and " << all[1].getType();
+    return failure();
+  }
+  OpBuilder &builder = tb.getBuilder();
+  if (direction == "LEFT")
+    ctx.setResult(0, builder.create<ShlOp>(tb.getLoc(), all[0].getType(),
+                                           all[0], all[1]));
+  else
+    ctx.setResult(0, builder.create<ShrOp>(tb.getLoc(), all[0].getType(),
+                                           all[0], all[1]));
+  return success();
+}
+
+LogicalResult decomposeIsInf(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  bool negative = ctx.intAttr("detect_negative", 1);
+  bool positive = ctx.intAttr("detect_positive", 1);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value result = tb.splat(tb.getBuilder().getI1Type(),
+                          TensorBuilder::shapeOf(x), 0);
+  if (negative)
+    result = tb.logicalOr(result, tb.eq(x, tb.splatLike(x, -INFINITY)));
+  if (positive)
+    result = tb.logicalOr(result, tb.eq(x, tb.splatLike(x, INFINITY)));
+  ctx.setResult(0, result);
+  return success();
+}
+
+LogicalResult decomposeWhere(NodeContext &ctx) {
+  Value c = ctx.requiredInput(0, "condition");
+  Value x = ctx.requiredInput(1, "X"), y = ctx.requiredInput(2, "Y");
+  if (!c || !x || !y)
+    return failure();
+  ctx.setResult(0, ctx.tb().where(c, x, y));
+  return success();
+}
+
+LogicalResult decomposeCast(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  int64_t to = ctx.intAttr("to", -1);
+  ctx.ignoreAttr("saturate"); // only affects 8-bit float targets
+  if (!x)
+    return failure();
+  Type element = convertOnnxElementType(x.getContext(), to);
+  if (!element) {
+    ctx.error() << "cannot cast to " << onnxDataTypeName(to);
+    return failure();
+  }
+  ctx.setResult(0, ctx.tb().cast(x, element));
+  return success();
+}
+
+LogicalResult decomposeCastLike(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  Value like = ctx.requiredInput(1, "target_type");
+  ctx.ignoreAttr("saturate");
+  if (!x || !like)
+    return failure();
+  ctx.setResult(0, ctx.tb().cast(x, TensorBuilder::elementTypeOf(like)));
+  return success();
+}
+
+LogicalResult decomposeIdentity(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  if (!x)
+    return failure();
+  ctx.setResult(0, x);
+  return success();
+}
+
+/// Dropout at inference is the identity; its mask is all true.
+LogicalResult decomposeDropout(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "data");
+  ctx.input(1); // ratio: unused at inference
+  ctx.ignoreAttr("ratio");
+  ctx.ignoreAttr("seed");
+  if (ctx.intAttr("is_test", 1) == 0) {
+    ctx.error() << "training mode (is_test = 0) is not supported";
+    return failure();
+  }
+  if (ctx.input(2)) {
+    std::optional<double> training = ctx.constScalar(2);
+    if (!training || *training != 0) {
+      ctx.error() << "training_mode must be a constant false";
+      return failure();
+    }
+  }
+  if (!x)
+    return failure();
+  ctx.setResult(0, x);
+  if (ctx.numResults() > 1)
+    ctx.setResult(1, ctx.tb().splat(ctx.resultType(1).getElementType(),
+                                    ctx.resultType(1).getShape(), 1));
+  return success();
+}
+
+/// A Constant node that was not turned into tgc.const at import (e.g.
+/// written by hand).
+LogicalResult decomposeConstant(NodeContext &ctx) {
+  RankedTensorType type = ctx.resultType(0);
+  TensorBuilder &tb = ctx.tb();
+  Builder &b = tb.getBuilder();
+  Attribute value;
+  if (Attribute v = ctx.attr("value")) {
+    value = v;
+  } else if (Attribute v = ctx.attr("value_float")) {
+    if (auto f = dyn_cast<FloatAttr>(v))
+      value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                     f.getValue());
+  } else if (Attribute v = ctx.attr("value_int")) {
+    if (auto i = dyn_cast<IntegerAttr>(v))
+      value = DenseElementsAttr::get(
+          RankedTensorType::get({}, b.getIntegerType(64, true)),
+          APInt(64, i.getInt(), true));
+  } else if (auto floats = ctx.floatsAttr("value_floats")) {
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({(int64_t)floats->size()}, b.getF32Type()),
+        ArrayRef<float>(*floats));
+  } else if (auto ints = ctx.intsAttr("value_ints")) {
+    SmallVector<APInt> data;
+    for (int64_t v : *ints)
+      data.push_back(APInt(64, v, true));
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({(int64_t)data.size()},
+                              b.getIntegerType(64, true)),
+        data);
+  }
+  auto elements = dyn_cast_or_null<ElementsAttr>(value);
+  if (!elements) {
+    ctx.error() << "needs a tensor, float or int value";
+    return failure();
+  }
+  if (elements.getType() != type) {
+    ctx.error() << "value " << elements.getType() << " differs from the "
+                << "declared " << type;
+    return failure();
+  }
+  ctx.setResult(0, tb.constant(elements));
+  return success();
+}
+
+} // namespace
+
+void mlir::tgc::addElementwiseDecompositions(DecompositionTable &table) {
+  using TB = TensorBuilder;
+  table["Add"] = binaryOp<&TB::add>;
+  table["Sub"] = binaryOp<&TB::sub>;
+  table["Mul"] = binaryOp<&TB::mul>;
+  table["Div"] = binaryOp<&TB::div>;
+  table["Pow"] = decomposePow;
+  table["Mod"] = decomposeMod;
+  table["BitShift"] = decomposeBitShift;
+  table["Max"] = variadicOp<&TB::max>;
+  table["Min"] = variadicOp<&TB::min>;
+  table["Sum"] = variadicOp<&TB::add>;
+  table["Mean"] = decomposeMean;
+
+  table["Neg"] = unaryOp<&TB::neg>;
+  table["Abs"] = unaryOp<&TB::abs>;
+  table["Sqrt"] = unaryOp<&TB::sqrt>;
+  table["Reciprocal"] = unaryOp<&TB::recip>;
+  table["Exp"] = unaryOp<&TB::exp>;
+  table["Log"] = unaryOp<&TB::log>;
+  table["Erf"] = unaryOp<&TB::erf>;
+  table["Tanh"] = unaryOp<&TB::tanh>;
+  table["Sigmoid"] = unaryOp<&TB::sigmoid>;
+  table["Relu"] = unaryOp<&TB::relu>;
+  table["Floor"] = unaryOp<&TB::floor>;
+  table["Ceil"] = unaryOp<&TB::ceil>;
+  table["Round"] = unaryOp<&TB::round>;
+  table["Sign"] = unaryOp<&TB::sign>;
+  table["Sin"] = unaryOp<&TB::sin>;
+  table["Cos"] = unaryOp<&TB::cos>;
+  table["IsNaN"] = unaryOp<&TB::isNan>;
+  table["IsInf"] = decomposeIsInf;
+
+  table["LeakyRelu"] = decomposeLeakyRelu;
+  table["ThresholdedRelu"] = decomposeThresholdedRelu;
+  table["PRelu"] = decomposePRelu;
+  table["Elu"] = decomposeElu;
+  table["Selu"] = decomposeSelu;
+  table["Clip"] = decomposeClip;
+  table["HardSigmoid"] = decomposeHardSigmoid;
+  table["HardSwish"] = decomposeHardSwish;
+  table["Softplus"] = decomposeSoftplus;
+  table["Softsign"] = decomposeSoftsign;
+  table["Mish"] = decomposeMish;
+
+  table["Equal"] = binaryOp<&TB::eq>;
+  table["Less"] = binaryOp<&TB::lt>;
+  table["Greater"] = binaryOp<&TB::gt>;
+  table["LessOrEqual"] = binaryOp<&TB::le>;
+  table["GreaterOrEqual"] = binaryOp<&TB::ge>;
+  table["Not"] = unaryOp<&TB::logicalNot>;
+  table["And"] = binaryOp<&TB::logicalAnd>;
+  table["Or"] = binaryOp<&TB::logicalOr>;
+  table["Xor"] = binaryOp<&TB::logicalXor>;
+  table["Where"] = decomposeWhere;
+
+  table["Cast"] = decomposeCast;
+  table["CastLike"] = decomposeCastLike;
+  table["Identity"] = decomposeIdentity;
+  table["Dropout"] = decomposeDropout;
+  table["Constant"] = decomposeConstant;
+}

@@ -1,0 +1,391 @@
+//===- DecomposeNN.cpp - matmul, conv, pooling, norms, softmax --*- C++ -*-===//
+//
+// The neural-network ops. None has a primitive of its own: MatMul and Gemm
+// are broadcast + mul + sum, Conv and pooling go through the window view of
+// TensorBuilder::pool, the normalizations are reductions and elementwise ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Frontend/Decomposition.h"
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+namespace {
+
+LogicalResult decomposeMatMul(NodeContext &ctx) {
+  Value a = ctx.requiredInput(0, "A"), b = ctx.requiredInput(1, "B");
+  if (!a || !b)
+    return failure();
+  ctx.setResult(0, ctx.tb().matmul(a, b));
+  return success();
+}
+
+/// Y = alpha * A' B' + beta * C
+LogicalResult decomposeGemm(NodeContext &ctx) {
+  Value a = ctx.requiredInput(0, "A"), b = ctx.requiredInput(1, "B");
+  Value c = ctx.input(2);
+  double alpha = ctx.floatAttr("alpha", 1.0f);
+  double beta = ctx.floatAttr("beta", 1.0f);
+  bool transA = ctx.intAttr("transA", 0) != 0;
+  bool transB = ctx.intAttr("transB", 0) != 0;
+  if (!a || !b)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  if (TensorBuilder::rankOf(a) != 2 || TensorBuilder::rankOf(b) != 2) {
+    ctx.error() << "A and B must be matrices";
+    return failure();
+  }
+  if (transA)
+    a = tb.permute(a, {1, 0});
+  if (transB)
+    b = tb.permute(b, {1, 0});
+  Value y = tb.matmul(a, b);
+  if (alpha != 1.0)
+    y = tb.mul(y, alpha);
+  if (c)
+    y = tb.add(y, beta == 1.0 ? c : tb.mul(c, beta));
+  ctx.setResult(0, y);
+  return success();
+}
+
+/// Padding of the spatial dims from `pads` / `auto_pad`, for input dims
+/// `in`, kernel, strides and dilations.
+FailureOr<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
+spatialPads(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
+            ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  size_t n = in.size();
+  SmallVector<int64_t> low(n, 0), high(n, 0);
+  std::string autoPad = ctx.strAttr("auto_pad", "NOTSET");
+  std::optional<SmallVector<int64_t>> pads = ctx.intsAttr("pads");
+  if (autoPad == "NOTSET") {
+    if (pads) {
+      if (pads->size() != 2 * n) {
+        ctx.error() << "'pads' has " << pads->size() << " values for " << n
+                    << " spatial dims";
+        return failure();
+      }
+      for (size_t i = 0; i < n; ++i) {
+        low[i] = (*pads)[i];
+        high[i] = (*pads)[n + i];
+      }
+    }
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    // Output size ceil(in / stride); the odd pad goes at the end (UPPER)
+    // or the beginning (LOWER).
+    for (size_t i = 0; i < n; ++i) {
+      int64_t out = (in[i] + strides[i] - 1) / strides[i];
+      int64_t total = std::max<int64_t>(
+          0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 -
+                 in[i]);
+      int64_t small = total / 2;
+      low[i] = autoPad == "SAME_UPPER" ? small : total - small;
+      high[i] = total - low[i];
+    }
+  } else if (autoPad != "VALID") {
+    ctx.error() << "auto_pad '" << autoPad << "' is not supported";
+    return failure();
+  }
+  return std::make_pair(low, high);
+}
+
+/// An attribute with one value per spatial dim, defaulting to `dflt`.
+FailureOr<SmallVector<int64_t>> perDim(NodeContext &ctx, StringRef name,
+                                       size_t n, int64_t dflt) {
+  std::optional<SmallVector<int64_t>> values = ctx.intsAttr(name);
+  if (!values)
+    return SmallVector<int64_t>(n, dflt);
+  if (values->size() != n) {
+    ctx.error() << "'" << name << "' has " << values->size()
+                << " values for " << n << " spatial dims";
+    return failure();
+  }
+  return *values;
+}
+
+LogicalResult decomposeConv(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X"), w = ctx.requiredInput(1, "W");
+  Value bias = ctx.input(2);
+  if (!x || !w)
+    return failure();
+  int64_t rank = TensorBuilder::rankOf(x);
+  if (rank < 3 || TensorBuilder::rankOf(w) != rank) {
+    ctx.error() << "needs input and weight of the same rank >= 3";
+    return failure();
+  }
+  size_t n = rank - 2;
+  SmallVector<int64_t> kernel(TensorBuilder::shapeOf(w).drop_front(2));
+  if (auto given = ctx.intsAttr("kernel_shape"); given && *given != kernel) {
+    ctx.error() << "'kernel_shape' differs from the weight's shape";
+    return failure();
+  }
+  auto strides = perDim(ctx, "strides", n, 1);
+  auto dilations = perDim(ctx, "dilations", n, 1);
+  if (failed(strides) || failed(dilations))
+    return failure();
+  auto pads = spatialPads(ctx, TensorBuilder::shapeOf(x).drop_front(2), kernel,
+                          *strides, *dilations);
+  if (failed(pads))
+    return failure();
+  TensorBuilder::ConvOptions options;
+  options.groups = ctx.intAttr("group", 1);
+  options.strides = *strides;
+  options.dilations = *dilations;
+  options.padLow = pads->first;
+  options.padHigh = pads->second;
+  TensorBuilder &tb = ctx.tb();
+  Value y = tb.conv(x, w, options);
+  if (bias) {
+    SmallVector<int64_t> shape(n + 1, 1);
+    shape[0] = TensorBuilder::shapeOf(bias)[0];
+    y = tb.add(y, tb.reshape(bias, shape));
+  }
+  ctx.setResult(0, y);
+  return success();
+}
+
+/// MaxPool and AveragePool. The output size comes from the node's result
+/// type; with ceil_mode the windows that hang over the end see extra
+/// padding that never counts.
+template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  int64_t rank = TensorBuilder::rankOf(x);
+  if (rank < 3) {
+    ctx.error() << "needs an input of rank >= 3";
+    return failure();
+  }
+  size_t n = rank - 2;
+  std::optional<SmallVector<int64_t>> kernel = ctx.intsAttr("kernel_shape");
+  if (!kernel || kernel->size() != n) {
+    ctx.error() << "needs 'kernel_shape' with " << n << " values";
+    return failure();
+  }
+  auto strides = perDim(ctx, "strides", n, 1);
+  auto dilations = perDim(ctx, "dilations", n, 1);
+  if (failed(strides) || failed(dilations))
+    return failure();
+  ArrayRef<int64_t> in = TensorBuilder::shapeOf(x).drop_front(2);
+  auto pads = spatialPads(ctx, in, *kernel, *strides, *dilations);
+  if (failed(pads))
+    return failure();
+  ctx.intAttr("ceil_mode", 0); // the result type already says
+  bool includePad = ctx.intAttr("count_include_pad", 0) != 0;
+  if (isMax) {
+    ctx.ignoreAttr("storage_order"); // only for the Indices output
+    if (ctx.numResults() > 1 && ctx.resultUsed(1)) {
+      ctx.error() << "the Indices output is not supported";
+      return failure();
+    }
+  }
+
+  ArrayRef<int64_t> out = ctx.resultType(0).getShape().drop_front(2);
+  SmallVector<int64_t> low{0, 0}, high{0, 0}, extra{0, 0}, none(rank, 0);
+  for (size_t i = 0; i < n; ++i) {
+    low.push_back(pads->first[i]);
+    high.push_back(pads->second[i]);
+    int64_t covered = (out[i] - 1) * (*strides)[i] +
+                      ((*kernel)[i] - 1) * (*dilations)[i] + 1;
+    extra.push_back(
+        std::max<int64_t>(0, covered - (in[i] + low.back() + high.back())));
+  }
+  SmallVector<int64_t> windowAxes;
+  for (size_t i = 0; i < n; ++i)
+    windowAxes.push_back(rank + i);
+
+  if (isMax) {
+    Value lowest = tb.lowest(TensorBuilder::elementTypeOf(x), {});
+    Value padded = tb.pad(tb.pad(x, low, high, lowest), none, extra, lowest);
+    Value windows = tb.pool(padded, *kernel, *strides, *dilations);
+    ctx.setResult(0, tb.reduceMax(windows, windowAxes, false));
+    return success();
+  }
+  // Average: the divisor counts the window's elements inside the input
+  // (and inside the explicit pads with count_include_pad), never the
+  // ceil_mode overhang.
+  Value windows = tb.pool(tb.pad(tb.pad(x, low, high), none, extra), *kernel,
+                          *strides, *dilations);
+  Value total = tb.sum(windows, windowAxes, false);
+  bool padded = llvm::any_of(llvm::concat<int64_t>(low, high, extra),
+                             [](int64_t p) { return p != 0; });
+  if (!padded || (includePad && llvm::all_of(extra, [](int64_t p) {
+                    return p == 0;
+                  }))) {
+    int64_t count = 1;
+    for (int64_t k : *kernel)
+      count *= k;
+    ctx.setResult(0, tb.div(total, static_cast<double>(count)));
+    return success();
+  }
+  Value ones = tb.splatLike(x, 1);
+  Value counted = includePad ? tb.pad(ones, low, high, 1.0) : tb.pad(ones, low, high);
+  Value counts = tb.sum(tb.pool(tb.pad(counted, none, extra), *kernel,
+                                *strides, *dilations),
+                        windowAxes, false);
+  ctx.setResult(0, tb.div(total, counts));
+  return success();
+}
+
+template <bool isMax> LogicalResult decomposeGlobalPool(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  if (!x)
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t i = 2; i < TensorBuilder::rankOf(x); ++i)
+    axes.push_back(i);
+  TensorBuilder &tb = ctx.tb();
+  ctx.setResult(0, isMax ? tb.reduceMax(x, axes, true) : tb.mean(x, axes, true));
+  return success();
+}
+
+/// `param` of shape [C] reshaped to [C, 1, ...] so that it broadcasts over
+/// the channel dim of a rank-`rank` tensor.
+Value perChannel(TensorBuilder &tb, Value param, int64_t rank) {
+  if (!param)
+    return {};
+  SmallVector<int64_t> shape(rank - 1, 1);
+  shape[0] = TensorBuilder::shapeOf(param)[0];
+  return tb.reshape(param, shape);
+}
+
+/// Inference form: (x - mean) * (scale / sqrt(var + eps)) + bias.
+LogicalResult decomposeBatchNorm(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X"), scale = ctx.requiredInput(1, "scale");
+  Value bias = ctx.requiredInput(2, "B");
+  Value mean = ctx.requiredInput(3, "input_mean");
+  Value var = ctx.requiredInput(4, "input_var");
+  double epsilon = ctx.floatAttr("epsilon", 1e-5f);
+  ctx.ignoreAttr("momentum");          // only updates running statistics
+  ctx.ignoreAttr("consumed_inputs");   // opset 1 bookkeeping
+  bool isTest = ctx.intAttr("is_test", 1) != 0;
+  bool training = ctx.intAttr("training_mode", 0) != 0;
+  if (!isTest || training) {
+    ctx.error() << "training mode is not supported";
+    return failure();
+  }
+  if (ctx.intAttr("spatial", 1) != 1) {
+    ctx.error() << "spatial = 0 is not supported";
+    return failure();
+  }
+  for (unsigned i = 1; i < ctx.numResults(); ++i)
+    if (ctx.resultUsed(i)) {
+      ctx.error() << "the running statistics outputs need training mode";
+      return failure();
+    }
+  if (!x || !scale || !bias || !mean || !var)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  int64_t rank = TensorBuilder::rankOf(x);
+  Value invStd = tb.recip(tb.sqrt(tb.add(var, epsilon)));
+  Value factor = perChannel(tb, tb.mul(scale, invStd), rank);
+  Value centered = tb.sub(x, perChannel(tb, mean, rank));
+  ctx.setResult(0, tb.add(tb.mul(centered, factor), perChannel(tb, bias, rank)));
+  return success();
+}
+
+LogicalResult decomposeInstanceNorm(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input"), scale = ctx.requiredInput(1, "scale");
+  Value bias = ctx.requiredInput(2, "B");
+  double epsilon = ctx.floatAttr("epsilon", 1e-5f);
+  if (!x || !scale || !bias)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  int64_t rank = TensorBuilder::rankOf(x);
+  SmallVector<int64_t> axes;
+  for (int64_t i = 2; i < rank; ++i)
+    axes.push_back(i);
+  Value centered = tb.sub(x, tb.mean(x, axes, true));
+  Value var = tb.mean(tb.mul(centered, centered), axes, true);
+  Value normalized = tb.mul(centered, tb.recip(tb.sqrt(tb.add(var, epsilon))));
+  ctx.setResult(0, tb.add(tb.mul(normalized, perChannel(tb, scale, rank)),
+                          perChannel(tb, bias, rank)));
+  return success();
+}
+
+/// Normalizes over the dims from `axis` on; optional Mean and InvStdDev
+/// outputs. stash_type 1 computes half-precision inputs in f32.
+LogicalResult decomposeLayerNorm(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X"), scale = ctx.requiredInput(1, "Scale");
+  Value bias = ctx.input(2);
+  double epsilon = ctx.floatAttr("epsilon", 1e-5f);
+  int64_t stash = ctx.intAttr("stash_type", 1);
+  if (!x || !scale)
+    return failure();
+  int64_t rank = TensorBuilder::rankOf(x);
+  auto axis = ctx.normalizeAxis(ctx.intAttr("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  if (stash != 1 && stash != -1) {
+    ctx.error() << "stash_type " << stash << " is not supported";
+    return failure();
+  }
+  TensorBuilder &tb = ctx.tb();
+  Type element = TensorBuilder::elementTypeOf(x);
+  Type compute = element;
+  if (stash == 1 && (element.isF16() || element.isBF16()))
+    compute = tb.getBuilder().getF32Type();
+  SmallVector<int64_t> axes;
+  for (int64_t i = *axis; i < rank; ++i)
+    axes.push_back(i);
+
+  Value xs = tb.cast(x, compute);
+  Value mean = tb.mean(xs, axes, true);
+  Value centered = tb.sub(xs, mean);
+  Value var = tb.mean(tb.mul(centered, centered), axes, true);
+  Value invStd = tb.recip(tb.sqrt(tb.add(var, epsilon)));
+  Value y = tb.mul(tb.cast(tb.mul(centered, invStd), element), scale);
+  if (bias)
+    y = tb.add(y, bias);
+  ctx.setResult(0, y);
+  if (ctx.numResults() > 1)
+    ctx.setResult(1, tb.cast(mean, ctx.resultType(1).getElementType()));
+  if (ctx.numResults() > 2)
+    ctx.setResult(2, tb.cast(invStd, ctx.resultType(2).getElementType()));
+  return success();
+}
+
+/// Softmax and LogSoftmax. Before opset 13 the input is flattened to 2-D at
+/// `axis` (default 1) and normalized over the second dim.
+template <bool isLog> LogicalResult decomposeSoftmax(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  bool legacy = ctx.opset() < 13;
+  int64_t axisAttr = ctx.intAttr("axis", legacy ? 1 : -1);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  int64_t rank = TensorBuilder::rankOf(x);
+  auto axis = ctx.normalizeAxis(axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  auto apply = [&](Value v, int64_t a) {
+    return isLog ? tb.logSoftmax(v, a) : tb.softmax(v, a);
+  };
+  if (!legacy) {
+    ctx.setResult(0, apply(x, *axis));
+    return success();
+  }
+  ArrayRef<int64_t> shape = TensorBuilder::shapeOf(x);
+  int64_t outer = TensorBuilder::numElements(shape.take_front(*axis));
+  int64_t inner = TensorBuilder::numElements(shape.drop_front(*axis));
+  ctx.setResult(0, tb.reshape(apply(tb.reshape(x, {outer, inner}), 1), shape));
+  return success();
+}
+
+} // namespace
+
+void mlir::tgc::addNNDecompositions(DecompositionTable &table) {
+  table["MatMul"] = decomposeMatMul;
+  table["Gemm"] = decomposeGemm;
+  table["Conv"] = decomposeConv;
+  table["MaxPool"] = decomposePool<true>;
+  table["AveragePool"] = decomposePool<false>;
+  table["GlobalAveragePool"] = decomposeGlobalPool<false>;
+  table["GlobalMaxPool"] = decomposeGlobalPool<true>;
+  table["BatchNormalization"] = decomposeBatchNorm;
+  table["InstanceNormalization"] = decomposeInstanceNorm;
+  table["LayerNormalization"] = decomposeLayerNorm;
+  table["Softmax"] = decomposeSoftmax<false>;
+  table["LogSoftmax"] = decomposeSoftmax<true>;
+}

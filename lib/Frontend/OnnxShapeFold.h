@@ -1,0 +1,36 @@
+//===- OnnxShapeFold.h - fold shape arithmetic in an ONNX graph -*- C++ -*-===//
+//
+// Exporters compute reshape targets and slice bounds at run time
+// (Shape -> Gather -> Div -> Slice). ONNX shape inference cannot see through
+// such chains, so tgc evaluates them once every input shape is static: each
+// node whose integer result can be computed from constants becomes a
+// Constant node, and shape inference runs again.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_FRONTEND_ONNXSHAPEFOLD_H
+#define TGC_FRONTEND_ONNXSHAPEFOLD_H
+
+#include "llvm/ADT/StringSet.h"
+#include <onnx/onnx_pb.h>
+
+namespace mlir::tgc {
+
+/// Replaces every top-level node of `graph` whose outputs are small integer
+/// or bool tensors computable from constants (initializers, Constant nodes,
+/// Shape of statically shaped values) by a Constant node of the same name.
+/// Uses the shapes in the graph's inputs, value_info and outputs. Returns the
+/// number of nodes replaced.
+int foldShapeArithmetic(onnx::GraphProto &graph);
+
+/// Removes Constant nodes whose outputs nothing reads (left behind by
+/// folding), looking into subgraphs for uses.
+void removeDeadConstants(onnx::GraphProto &graph);
+
+/// Adds to `used` every name that a node of `graph` (or of its subgraphs)
+/// reads, and the graph's outputs.
+void collectUsedNames(const onnx::GraphProto &graph, llvm::StringSet<> &used);
+
+} // namespace mlir::tgc
+
+#endif // TGC_FRONTEND_ONNXSHAPEFOLD_H

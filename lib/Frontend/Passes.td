@@ -1,0 +1,42 @@
+//===- Passes.td - frontend passes -------------------------*- tablegen -*-===//
+//
+// The decompose stage (docs/architecture.md, stage 2).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_FRONTEND_PASSES_TD
+#define TGC_FRONTEND_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TgcDecompose : Pass<"tgc-decompose", "::mlir::ModuleOp"> {
+  let summary = "Turn every tgc.onnx_node into tgc primitives (tinygrad: "
+                "the Tensor methods)";
+  let description = [{
+    Replaces each `tgc.onnx_node` by graph-level primitives only:
+    elementwise ops, `tgc.reduce_axis` and movement ops, with explicit
+    broadcasting (`tgc.reshape` + `tgc.expand`), so that the operands of
+    every elementwise op have identical types. MatMul is
+    reshape + expand + mul + reduce_axis add; Conv and pooling are pad + a
+    window view made of movement ops + mul + reduce_axis.
+
+    Dispatch is a table from ONNX op type to a decomposition. Every node
+    that cannot be decomposed (unknown op, unsupported attribute, input or
+    attribute value) is reported, each with its name and op type, before
+    the pass fails; nodes that could be decomposed are replaced even then.
+
+    Example:
+    ```
+    %y = tgc.onnx_node "Relu"(%x) {opset = 17 : i64}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+    becomes
+    ```
+    %zero = tgc.const dense<0.0> : tensor<4xf32>
+    %y = tgc.max %x, %zero : tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tgc::TgcDialect"];
+}
+
+#endif // TGC_FRONTEND_PASSES_TD

@@ -1,0 +1,199 @@
+//===- TensorBuilder.h - tinygrad's Tensor methods as tgc ops --*- C++ -*-===//
+//
+// The decompositions of ONNX ops are written against this builder, which
+// plays the role of tinygrad's Tensor methods: every method emits only
+// graph-level tgc primitives (elementwise, reduce_axis, movement, const).
+// Broadcasting is made explicit (reshape to equal rank, then expand), so the
+// operands of every elementwise op have identical types.
+//
+// Errors: a method whose operands do not fit emits an error through the
+// error callback and returns a null Value; every method returns null when
+// given a null operand. A decomposition therefore checks its final values
+// only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_FRONTEND_TENSORBUILDER_H
+#define TGC_FRONTEND_TENSORBUILDER_H
+
+#include "IR/TgcOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include <functional>
+
+namespace mlir::tgc {
+
+class TensorBuilder {
+public:
+  using ErrorFn = std::function<InFlightDiagnostic()>;
+
+  TensorBuilder(OpBuilder &builder, Location loc, ErrorFn error = nullptr);
+
+  OpBuilder &getBuilder() { return builder; }
+  Location getLoc() const { return loc; }
+  /// Starts an error about the node being built.
+  InFlightDiagnostic error() { return errorFn(); }
+
+  static RankedTensorType typeOf(Value value);
+  static ArrayRef<int64_t> shapeOf(Value value);
+  static Type elementTypeOf(Value value);
+  static int64_t rankOf(Value value);
+  static bool isFloat(Value value);
+  static int64_t numElements(ArrayRef<int64_t> shape);
+
+  //===--------------------------------------------------------------------===//
+  // Constants
+  //===--------------------------------------------------------------------===//
+
+  /// `value` converted to a scalar attribute of `element` (i1: value != 0).
+  static TypedAttr scalarAttr(Type element, double value);
+  /// A splat tensor `dense<value> : tensor<shape x element>`.
+  Value splat(Type element, ArrayRef<int64_t> shape, double value);
+  /// A splat of the type of `like`.
+  Value splatLike(Value like, double value);
+  /// The lowest value of `element` (-inf, or the integer minimum) as a
+  /// splat.
+  Value lowest(Type element, ArrayRef<int64_t> shape);
+  Value constant(ElementsAttr value);
+  /// The 1-D integer tensor [0, 1, ..., n-1] of type `element`.
+  Value arange(int64_t n, Type element);
+
+  //===--------------------------------------------------------------------===//
+  // Movement (tinygrad: reshape, permute, expand, pad, shrink, flip)
+  //===--------------------------------------------------------------------===//
+
+  Value reshape(Value x, ArrayRef<int64_t> shape);
+  Value permute(Value x, ArrayRef<int64_t> order);
+  /// Same rank; dims of size 1 grow to `shape`.
+  Value expand(Value x, ArrayRef<int64_t> shape);
+  /// numpy broadcasting of `x` to `shape` (rank may grow).
+  Value broadcastTo(Value x, ArrayRef<int64_t> shape);
+  /// Pads with zeros (false for i1); negative pads shrink.
+  Value pad(Value x, ArrayRef<int64_t> low, ArrayRef<int64_t> high);
+  /// Pads with `fill`: where(pad(ones), pad(x), fill), as tinygrad does.
+  Value pad(Value x, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+            double fill);
+  /// Pads with the value of the scalar (or broadcastable) tensor `fill`.
+  Value pad(Value x, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+            Value fill);
+  Value shrink(Value x, ArrayRef<int64_t> begin, ArrayRef<int64_t> end);
+  Value flip(Value x, ArrayRef<int64_t> axes);
+
+  /// Elements start, start+step, ... (`count` of them) along `axis`; any
+  /// non-zero step, in range.
+  Value stride(Value x, int64_t axis, int64_t start, int64_t count,
+               int64_t step);
+  /// Tiles `x` `repeats[i]` times along each dim (reshape, expand, reshape).
+  Value repeat(Value x, ArrayRef<int64_t> repeats);
+  /// Concatenation along `axis`: each part padded to the full size, then
+  /// summed (or or-ed for i1).
+  Value concat(ArrayRef<Value> parts, int64_t axis);
+  /// tinygrad's `_pool`: the last kernel.size() dims of `x` become
+  /// [out..., kernel...] windows, built from movement ops only.
+  Value pool(Value x, ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+             ArrayRef<int64_t> dilations);
+
+  //===--------------------------------------------------------------------===//
+  // Elementwise, with broadcasting
+  //===--------------------------------------------------------------------===//
+
+  Value add(Value a, Value b);
+  Value sub(Value a, Value b);
+  Value mul(Value a, Value b);
+  /// fdiv for floats, idiv (toward zero) for integers.
+  Value div(Value a, Value b);
+  /// NaN if either is NaN.
+  Value max(Value a, Value b);
+  /// NaN if either is NaN.
+  Value min(Value a, Value b);
+  Value pow(Value a, Value b);
+  Value add(Value a, double b) { return add(a, splatLike(a, b)); }
+  Value sub(Value a, double b) { return sub(a, splatLike(a, b)); }
+  Value mul(Value a, double b) { return mul(a, splatLike(a, b)); }
+  Value div(Value a, double b) { return div(a, splatLike(a, b)); }
+
+  Value neg(Value x);
+  Value recip(Value x);
+  Value sqrt(Value x);
+  Value exp2(Value x);
+  Value log2(Value x);
+  /// exp2(x * log2(e))
+  Value exp(Value x);
+  /// log2(x) * ln(2)
+  Value log(Value x);
+  Value sin(Value x);
+  Value cos(Value x);
+  Value trunc(Value x);
+  Value floor(Value x);
+  Value ceil(Value x);
+  /// Round half to even.
+  Value round(Value x);
+  Value abs(Value x);
+  Value sign(Value x);
+  Value relu(Value x);
+  Value sigmoid(Value x);
+  Value tanh(Value x);
+  /// |error| < 2e-7 on floats (Abramowitz & Stegun 7.1.26).
+  Value erf(Value x);
+
+  /// Comparisons give i1 tensors.
+  Value lt(Value a, Value b);
+  Value gt(Value a, Value b) { return lt(b, a); }
+  Value le(Value a, Value b);
+  Value ge(Value a, Value b) { return le(b, a); }
+  Value eq(Value a, Value b);
+  Value ne(Value a, Value b);
+  Value isNan(Value x) { return ne(x, x); }
+  Value logicalNot(Value x);
+  Value logicalAnd(Value a, Value b);
+  Value logicalOr(Value a, Value b);
+  Value logicalXor(Value a, Value b);
+  Value where(Value cond, Value x, Value y);
+  Value cast(Value x, Type element);
+
+  //===--------------------------------------------------------------------===//
+  // Reductions over non-negative axes
+  //===--------------------------------------------------------------------===//
+
+  /// Half-precision sums accumulate in f32, as tinygrad's do.
+  Value sum(Value x, ArrayRef<int64_t> axes, bool keepdim);
+  Value prod(Value x, ArrayRef<int64_t> axes, bool keepdim);
+  Value reduceMax(Value x, ArrayRef<int64_t> axes, bool keepdim);
+  Value reduceMin(Value x, ArrayRef<int64_t> axes, bool keepdim);
+  Value mean(Value x, ArrayRef<int64_t> axes, bool keepdim);
+
+  //===--------------------------------------------------------------------===//
+  // Neural-network ops made of the above
+  //===--------------------------------------------------------------------===//
+
+  /// numpy matmul (1-D promotion, batch broadcasting): reshape + expand +
+  /// mul + sum over the shared axis.
+  Value matmul(Value a, Value b);
+  Value softmax(Value x, int64_t axis);
+  Value logSoftmax(Value x, int64_t axis);
+
+  struct ConvOptions {
+    int64_t groups = 1;
+    SmallVector<int64_t> strides, dilations, padLow, padHigh;
+  };
+  /// N-d convolution of x [N, C, D...] with w [M, C/groups, K...]: pad,
+  /// pool into windows, mul with the weight, sum over (C, K...).
+  Value conv(Value x, Value w, const ConvOptions &options);
+
+private:
+  /// Both operands broadcast to their common shape, or failure.
+  LogicalResult broadcastPair(Value &a, Value &b);
+  LogicalResult broadcastAll(MutableArrayRef<Value> values);
+  template <typename OpT> Value binary(Value a, Value b);
+  template <typename OpT> Value compare(Value a, Value b);
+  Value reduce(ReduceKind kind, Value x, ArrayRef<int64_t> axes, bool keepdim);
+  Value dropReduced(Value x, ArrayRef<int64_t> axes, bool keepdim);
+
+  OpBuilder &builder;
+  Location loc;
+  ErrorFn errorFn;
+};
+
+} // namespace mlir::tgc
+
+#endif // TGC_FRONTEND_TENSORBUILDER_H

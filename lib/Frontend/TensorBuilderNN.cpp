@@ -1,0 +1,239 @@
+//===- TensorBuilderNN.cpp - pooling windows, matmul, conv, softmax -*- C++ -*-//
+//
+// The composite part of TensorBuilder. tgc has no matmul or conv primitive:
+// as in tinygrad, both become broadcasting movement ops, an elementwise mul
+// and a sum, and windows (conv, pooling) are views made by `pool`, so the
+// scheduler sees only index arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Frontend/TensorBuilder.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+Value TensorBuilder::pool(Value x, ArrayRef<int64_t> kernel,
+                          ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations) {
+  if (!x)
+    return {};
+  int64_t n = kernel.size();
+  int64_t prefix = rankOf(x) - n;
+  if (prefix < 0 || (int64_t)strides.size() != n ||
+      (int64_t)dilations.size() != n) {
+    error() << "pooling window of rank " << n << " does not fit a tensor of "
+            << "rank " << rankOf(x);
+    return {};
+  }
+  ArrayRef<int64_t> in = shapeOf(x).drop_front(prefix);
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t span = dilations[i] * (kernel[i] - 1) + 1;
+    if (kernel[i] < 1 || strides[i] < 1 || dilations[i] < 1 || span > in[i]) {
+      error() << "window " << kernel[i] << " (stride " << strides[i]
+              << ", dilation " << dilations[i] << ") does not fit dim "
+              << prefix + i << " of size " << in[i];
+      return {};
+    }
+    out.push_back((in[i] - span) / strides[i] + 1);
+  }
+  SmallVector<int64_t> lead(shapeOf(x).take_front(prefix));
+  auto range = [](int64_t from, int64_t count) {
+    SmallVector<int64_t> r;
+    for (int64_t i = 0; i < count; ++i)
+      r.push_back(from + i);
+    return r;
+  };
+  // Result order: [lead..., out..., kernel...].
+  SmallVector<int64_t> order = range(0, prefix);
+
+  bool overlapFree = llvm::all_of(llvm::seq<int64_t>(0, n), [&](int64_t i) {
+    return kernel[i] <= strides[i] && dilations[i] == 1;
+  });
+  if (overlapFree) {
+    // Windows do not overlap: cut each dim to out*stride, split it into
+    // [out, stride] and keep the first `kernel` of each stride.
+    SmallVector<int64_t> begin(rankOf(x), 0), end(shapeOf(x));
+    SmallVector<int64_t> low(rankOf(x), 0), high(rankOf(x), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t want = out[i] * strides[i];
+      end[prefix + i] = std::min(in[i], want);
+      high[prefix + i] = std::max<int64_t>(0, want - in[i]);
+    }
+    x = pad(shrink(x, begin, end), low, high);
+    SmallVector<int64_t> split(lead), keepEnd(lead);
+    for (int64_t i = 0; i < n; ++i) {
+      split.append({out[i], strides[i]});
+      keepEnd.append({out[i], kernel[i]});
+    }
+    x = reshape(x, split);
+    x = shrink(x, SmallVector<int64_t>(split.size(), 0), keepEnd);
+    for (int64_t i = 0; i < n; ++i)
+      order.push_back(prefix + 2 * i);
+    for (int64_t i = 0; i < n; ++i)
+      order.push_back(prefix + 2 * i + 1);
+    return permute(x, order);
+  }
+
+  // Overlapping or dilated windows. Repeat each dim so that element
+  // j = a*L + b of the repeats is x[(a*L + b) mod in] with L = in*f + d:
+  // that is x[a*d + b] for kernel tap a and position b, with no wrap-around.
+  // Then taking b = o*stride reads x[o*stride + a*dilation].
+  SmallVector<int64_t> rowLen, repeats(prefix, 1);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t need = out[i] * strides[i];
+    int64_t f = std::max<int64_t>(1, ceilDiv(need - dilations[i], in[i]));
+    rowLen.push_back(in[i] * f + dilations[i]);
+    repeats.push_back(ceilDiv(kernel[i] * rowLen[i], in[i]));
+  }
+  x = repeat(x, repeats);
+  if (!x)
+    return {};
+  SmallVector<int64_t> begin(rankOf(x), 0), end(lead);
+  for (int64_t i = 0; i < n; ++i)
+    end.push_back(kernel[i] * rowLen[i]);
+  x = shrink(x, begin, end);
+  SmallVector<int64_t> rows(lead), cut(lead), strided(lead), taps(lead);
+  for (int64_t i = 0; i < n; ++i) {
+    rows.append({kernel[i], rowLen[i]});
+    cut.append({kernel[i], out[i] * strides[i]});
+    strided.append({kernel[i], out[i], strides[i]});
+    taps.append({kernel[i], out[i], 1});
+  }
+  x = reshape(x, rows);
+  x = shrink(x, SmallVector<int64_t>(rows.size(), 0), cut);
+  x = reshape(x, strided);
+  x = shrink(x, SmallVector<int64_t>(strided.size(), 0), taps);
+  SmallVector<int64_t> windows(lead);
+  for (int64_t i = 0; i < n; ++i)
+    windows.append({kernel[i], out[i]});
+  x = reshape(x, windows);
+  for (int64_t i = 0; i < n; ++i)
+    order.push_back(prefix + 2 * i + 1);
+  for (int64_t i = 0; i < n; ++i)
+    order.push_back(prefix + 2 * i);
+  return permute(x, order);
+}
+
+Value TensorBuilder::matmul(Value a, Value b) {
+  if (!a || !b)
+    return {};
+  if (rankOf(a) == 0 || rankOf(b) == 0) {
+    error() << "matmul of a scalar";
+    return {};
+  }
+  // numpy: a 1-D lhs is a row, a 1-D rhs a column; both extra dims go away.
+  bool vecA = rankOf(a) == 1, vecB = rankOf(b) == 1;
+  if (vecA)
+    a = reshape(a, {1, shapeOf(a)[0]});
+  if (vecB)
+    b = reshape(b, {shapeOf(b)[0], 1});
+  ArrayRef<int64_t> sa = shapeOf(a), sb = shapeOf(b);
+  int64_t n = sa[sa.size() - 2], k = sa.back();
+  int64_t kb = sb[sb.size() - 2], m = sb.back();
+  if (k != kb) {
+    error() << "matmul of [" << n << ", " << k << "] by [" << kb << ", " << m
+            << "]";
+    return {};
+  }
+  // a: [..., n, 1, k]; b: [..., m, k] -> [..., 1, m, k]; the shared axis is
+  // innermost for both, then mul and sum over it.
+  SmallVector<int64_t> aShape(sa.drop_back(2));
+  aShape.append({n, 1, k});
+  SmallVector<int64_t> order;
+  for (int64_t i = 0; i + 2 < (int64_t)sb.size(); ++i)
+    order.push_back(i);
+  order.append({(int64_t)sb.size() - 1, (int64_t)sb.size() - 2});
+  SmallVector<int64_t> bShape(sb.drop_back(2));
+  bShape.append({1, m, k});
+  Value product =
+      mul(reshape(a, aShape), reshape(permute(b, order), bShape));
+  Value result = sum(product, {product ? rankOf(product) - 1 : 0}, false);
+  if (!result || (!vecA && !vecB))
+    return result;
+  SmallVector<int64_t> shape(shapeOf(result));
+  if (vecB)
+    shape.pop_back();
+  if (vecA)
+    shape.erase(shape.end() - (vecB ? 1 : 2));
+  return reshape(result, shape);
+}
+
+Value TensorBuilder::softmax(Value x, int64_t axis) {
+  Value shifted = sub(x, reduceMax(x, {axis}, true));
+  Value e = exp(shifted);
+  return div(e, sum(e, {axis}, true));
+}
+
+Value TensorBuilder::logSoftmax(Value x, int64_t axis) {
+  Value shifted = sub(x, reduceMax(x, {axis}, true));
+  return sub(shifted, log(sum(exp(shifted), {axis}, true)));
+}
+
+Value TensorBuilder::conv(Value x, Value w, const ConvOptions &options) {
+  if (!x || !w)
+    return {};
+  int64_t rank = rankOf(x), n = rank - 2, groups = options.groups;
+  if (n < 1 || rankOf(w) != rank) {
+    error() << "convolution of rank " << rank << " input by rank "
+            << rankOf(w) << " weight";
+    return {};
+  }
+  int64_t batch = shapeOf(x)[0], channels = shapeOf(x)[1];
+  int64_t cout = shapeOf(w)[0], cin = shapeOf(w)[1];
+  SmallVector<int64_t> kernel(shapeOf(w).drop_front(2));
+  if (groups < 1 || channels != groups * cin || cout % groups != 0) {
+    error() << "convolution with " << groups << " groups of " << channels
+            << " input channels by a weight of " << cout << "x" << cin;
+    return {};
+  }
+  int64_t rcout = cout / groups;
+
+  SmallVector<int64_t> low{0, 0}, high{0, 0};
+  llvm::append_range(low, options.padLow);
+  llvm::append_range(high, options.padHigh);
+  Value windows = pool(pad(x, low, high), kernel, options.strides,
+                       options.dilations);
+  if (!windows)
+    return {};
+  // windows: [batch, groups*cin, out..., kernel...]
+  SmallVector<int64_t> out(shapeOf(windows).slice(2, n));
+
+  // -> [batch, groups, 1, out..., cin, kernel...]
+  SmallVector<int64_t> split{batch, groups, cin};
+  llvm::append_range(split, out);
+  llvm::append_range(split, kernel);
+  SmallVector<int64_t> order{0, 1};
+  for (int64_t i = 0; i < n; ++i)
+    order.push_back(3 + i);
+  order.push_back(2);
+  for (int64_t i = 0; i < n; ++i)
+    order.push_back(3 + n + i);
+  Value xs = permute(reshape(windows, split), order);
+  SmallVector<int64_t> xShape{batch, groups, 1};
+  llvm::append_range(xShape, out);
+  xShape.push_back(cin);
+  llvm::append_range(xShape, kernel);
+  xs = reshape(xs, xShape);
+
+  // w -> [1, groups, rcout, 1..., cin, kernel...]
+  SmallVector<int64_t> wShape{1, groups, rcout};
+  wShape.append(n, 1);
+  wShape.push_back(cin);
+  llvm::append_range(wShape, kernel);
+  Value ws = reshape(w, wShape);
+
+  // Sum over cin and the kernel taps, the last n + 1 axes.
+  Value product = mul(xs, ws);
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i <= n; ++i)
+    axes.push_back(3 + n + i);
+  Value summed = sum(product, axes, false);
+  SmallVector<int64_t> result{batch, cout};
+  llvm::append_range(result, out);
+  return reshape(summed, result);
+}
