@@ -31,7 +31,8 @@ def TgcSymbolic : Pass<"tgc-symbolic", "::mlir::ModuleOp"> {
     Rewrites integer index expressions of lowered kernels using the bounds
     of each value (ranges run over [0, bound)):
       x // c => 0 and x % c => x             if 0 <= x < c
-      (a*c + b) // c => a + b // c            if a*c >= 0 and b >= 0
+      (a*c + b) // c => a + b // c            if a*c >= 0 and b >= 0,
+                                              splitting coefficients too
       (a*c + b) % c => b % c                  if a*c >= 0 and b >= 0
       (x // a) // b => x // (a*b)             if x >= 0
       x < y => true / false                   if the bounds decide it

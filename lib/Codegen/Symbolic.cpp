@@ -133,20 +133,23 @@ Value buildLinearSum(OpBuilder &builder, Location loc, const LinearSum &sum) {
 
 namespace {
 
-/// Splits `x` into the terms whose coefficients are multiples of `c` (with
-/// the coefficients divided by c) and the rest. Succeeds only when both
-/// parts are non-negative, where C's truncating division is floor division.
+/// Splits `x` into c * quotient + rest, taking from every coefficient the
+/// largest multiple of c. Succeeds only when both parts are non-negative,
+/// where C's truncating division is floor division.
 struct DivSplit {
   LinearSum quotient, rest;
 };
 std::optional<DivSplit> splitByDivisor(Value x, int64_t c) {
   LinearSum sum = linearSumOf(x);
   DivSplit split;
+  // coef = q*c + r with 0 <= r < c: q*atom is a multiple of c.
   for (auto [atom, coef] : sum.terms) {
-    if (coef % c == 0)
-      split.quotient.terms.push_back({atom, coef / c});
-    else
-      split.rest.terms.push_back({atom, coef});
+    int64_t q = coef >= 0 ? coef / c : -((-coef + c - 1) / c);
+    int64_t r = coef - q * c;
+    if (q)
+      split.quotient.terms.push_back({atom, q});
+    if (r)
+      split.rest.terms.push_back({atom, r});
   }
   split.quotient.constant = sum.constant / c * (sum.constant >= 0 ? 1 : 0);
   split.rest.constant = sum.constant - split.quotient.constant * c;

@@ -141,3 +141,39 @@ func.func @masks(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %k : tensor<4xf32>
 }
+
+// Coefficients are split too: (i + 59*k) % 58 => i + k and (i + 59*k) // 58
+// => k when i + k < 58 (the window index of a padded convolution).
+// CHECK-LABEL: func @coefficient_split(
+//       CHECK:     %[[I:.*]] = tgc.range 56 global id 0
+//       CHECK:     %[[K:.*]] = tgc.range 3 reduce id 1
+//   CHECK-NOT:     tgc.mod
+//   CHECK-NOT:     tgc.idiv
+//   CHECK-DAG:     %[[S:.*]] = tgc.add %[[K]], %[[I]] : index
+//   CHECK-DAG:     tgc.index %{{.*}}[%[[S]]]
+//   CHECK-DAG:     tgc.index %{{.*}}[%[[K]]]
+func.func @coefficient_split(%x: tensor<64xf32>) -> tensor<56xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<64xf32>) -> tensor<56xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c58 = tgc.const 58 : index
+    %c59 = tgc.const 59 : index
+    %i = tgc.range 56 global id 0
+    %r = tgc.range 3 reduce id 1
+    %rs = tgc.mul %r, %c59 : index
+    %a = tgc.add %i, %rs : index
+    %m = tgc.mod %a, %c58 : index
+    %d = tgc.idiv %a, %c58 : index
+    %p = tgc.index %in[%m] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %p2 = tgc.index %in[%d] : !tgc.ptr<f32>
+    %v2 = tgc.load %p2 : !tgc.ptr<f32> -> f32
+    %s = tgc.add %v, %v2 : f32
+    tgc.end %r
+    %t = tgc.reduce add %s over %r : f32
+    %q = tgc.index %out[%i] : !tgc.ptr<f32>
+    tgc.store %q, %t : !tgc.ptr<f32>, f32
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<56xf32>
+}
