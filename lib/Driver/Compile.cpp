@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -93,6 +95,43 @@ LogicalResult dumpModule(ModuleOp module, StringRef stage, StringRef dir,
   if (os.has_error())
     return emitError(loc) << path << ": cannot write: " << os.error().message();
   return success();
+}
+
+/// Whether `file` is a package manifest (`{"format": "tgc-package", ...}`).
+bool isManifest(StringRef file) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(file);
+  if (!text)
+    return false;
+  Expected<json::Value> value = json::parse((*text)->getBuffer());
+  if (!value) {
+    consumeError(value.takeError());
+    return false;
+  }
+  const json::Object *object = value->getAsObject();
+  return object && object->getString("format") == "tgc-package";
+}
+
+/// An existing output folder is replaced only if it is empty or holds a
+/// package (a manifest `*.json`): `-o` pointed at a source tree by mistake
+/// must not delete it.
+LogicalResult checkReplaceable(Location loc, StringRef dir) {
+  if (!sys::fs::is_directory(dir))
+    return success(); // absent; a file in the way is StagingDir's error
+  std::error_code ec;
+  bool empty = true;
+  for (sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    empty = false;
+    if (sys::path::extension(it->path()) == ".json" && isManifest(it->path()))
+      return success();
+  }
+  if (ec)
+    return emitError(loc) << dir << ": " << ec.message();
+  if (empty)
+    return success();
+  return emitError(loc) << dir
+                        << ": exists and is not a tgc package (no manifest "
+                           "<name>.json in it); not replacing it";
 }
 
 /// Position of `stage` in getStageNames(), or -1.
@@ -220,7 +259,8 @@ LogicalResult compileModel(MLIRContext &context, StringRef modelPath,
   Location loc = FileLineColLoc::get(&context, modelPath, 0, 0);
   // Cheap checks first, so a typo in an option never touches the disk.
   if (failed(checkCompileOptions(loc, options)) ||
-      failed(classifyModel(context, modelPath)))
+      failed(classifyModel(context, modelPath)) ||
+      failed(checkReplaceable(loc, outputDir)))
     return failure();
   Expected<StagingDir> staging = StagingDir::create(outputDir);
   if (!staging)

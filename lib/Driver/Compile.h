@@ -42,8 +42,10 @@ struct CompileOptions {
 
 /// `tgc compile`: writes the package for `modelPath` to `outputDir`.
 /// Everything is written to a temporary sibling folder that replaces
-/// `outputDir` only on success. `printer` (optional) learns the imported
-/// node types so that later errors can name them.
+/// `outputDir` only on success. An existing `outputDir` must be empty or
+/// hold a package (a `<name>.json` manifest); anything else is an error, so
+/// a mistyped -o never deletes other files. `printer` (optional) learns the
+/// imported node types so that later errors can name them.
 LogicalResult compileModel(MLIRContext &context, llvm::StringRef modelPath,
                            llvm::StringRef outputDir,
                            const CompileOptions &options,

@@ -16,40 +16,49 @@ Error fileError(const Twine &path, const Twine &what, std::error_code ec) {
   return createStringError(ec, path + ": " + what + ": " + ec.message());
 }
 
-/// `target` without trailing separators ("out/" and "out" are one folder).
-std::string normalizeTarget(StringRef target) {
-  while (target.size() > 1 && sys::path::is_separator(target.back()))
-    target = target.drop_back();
-  return target.str();
+/// `target` as an absolute path without "." components or trailing
+/// separators, so "out/", "./out" and "out" are one folder, and "." has a
+/// parent to hold its sibling.
+Expected<std::string> normalizeTarget(StringRef target) {
+  if (target.empty())
+    return createStringError("the output folder name is empty");
+  SmallString<256> path(target);
+  if (std::error_code ec = fs::make_absolute(path))
+    return fileError(target, "cannot resolve the path", ec);
+  sys::path::remove_dots(path, /*remove_dot_dot=*/false);
+  StringRef trimmed = path;
+  while (trimmed.size() > 1 && sys::path::is_separator(trimmed.back()))
+    trimmed = trimmed.drop_back();
+  if (sys::path::parent_path(trimmed).empty())
+    return createStringError(target + ": cannot write into the root folder");
+  return trimmed.str();
 }
 
-/// createUniqueDirectory puts a relative model under the system temporary
-/// folder; a sibling needs the absolute path.
+/// A new empty folder `<target><suffix>-XXXXXX` next to the absolute
+/// `target`.
 Expected<std::string> uniqueSibling(StringRef target, StringRef suffix) {
-  SmallString<256> model(target);
-  if (std::error_code ec = fs::make_absolute(model))
-    return fileError(target, "cannot resolve the path", ec);
-  model += suffix;
   SmallString<256> result;
-  if (std::error_code ec = fs::createUniqueDirectory(model, result))
-    return fileError(model + "-XXXXXX", "cannot create folder", ec);
+  if (std::error_code ec =
+          fs::createUniqueDirectory(Twine(target) + suffix, result))
+    return fileError(Twine(target) + suffix + "-XXXXXX", "cannot create folder",
+                     ec);
   return std::string(result);
 }
 
 } // namespace
 
 Expected<StagingDir> StagingDir::create(StringRef targetArg) {
-  std::string target = normalizeTarget(targetArg);
-  if (target.empty())
-    return createStringError("the output folder name is empty");
+  Expected<std::string> normalized = normalizeTarget(targetArg);
+  if (!normalized)
+    return normalized.takeError();
+  std::string target = std::move(*normalized);
   fs::file_status status;
   if (!fs::status(target, status) && fs::exists(status) &&
       !fs::is_directory(status))
     return createStringError(target + ": exists and is not a folder");
   StringRef parent = sys::path::parent_path(target);
-  if (!parent.empty())
-    if (std::error_code ec = fs::create_directories(parent))
-      return fileError(parent, "cannot create folder", ec);
+  if (std::error_code ec = fs::create_directories(parent))
+    return fileError(parent, "cannot create folder", ec);
   Expected<std::string> temp = uniqueSibling(target, ".tmp");
   if (!temp)
     return temp.takeError();

@@ -32,6 +32,7 @@ public:
 
   /// The temporary folder to write into.
   llvm::StringRef path() const { return tempPath; }
+  /// The target as an absolute path.
   llvm::StringRef target() const { return targetPath; }
 
   /// Renames the temporary folder to the target. An existing target is

@@ -92,20 +92,46 @@ def unsupported_op(env):
           "a supported node is reported as an error:\n" + stderr)
 
 
+def snapshot(folder):
+    """Every file under `folder` with its contents."""
+    files = {}
+    for root, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                files[os.path.relpath(path, folder)] = f.read()
+    return files
+
+
 def keeps_existing_output(env):
-    """A failed compile leaves an existing output folder as it was."""
+    """A failed compile leaves the package of an earlier compile as it was."""
     out = env.path("out")
-    os.makedirs(os.path.join(out, "ir"))
-    with open(os.path.join(out, "marker.txt"), "w") as f:
-        f.write("from an earlier compile")
+    env.tgc_cmd("compile", env.model("cnn"), "-o", out, "--name", "old",
+                "--dump-ir=import")
+    before = snapshot(out)
     model = env.path("truncated.onnx")
     with open(env.model("cnn"), "rb") as f:
         data = f.read()
     with open(model, "wb") as f:
         f.write(data[:len(data) // 2])
-    expect_error(env, ["compile", model, "-o", out], [model])
-    check(sorted(os.listdir(out)) == ["ir", "marker.txt"],
-          "the existing output folder changed: %s" % os.listdir(out))
+    expect_error(env, ["compile", model, "-o", out, "--name", "new"], [model])
+    check(snapshot(out) == before, "the earlier package changed")
+    left = glob.glob(out + ".tmp-*") + glob.glob(out + ".old-*")
+    check(not left, "temporary folders left behind: %s" % left)
+
+
+def refuses_foreign_output(env):
+    """-o naming a folder that is not a package never deletes it."""
+    out = env.path("src")
+    os.makedirs(out)
+    with open(os.path.join(out, "main.c"), "w") as f:
+        f.write("int main(void) { return 0; }\n")
+    with open(os.path.join(out, "config.json"), "w") as f:
+        f.write('{"format": "something else"}\n')
+    before = snapshot(out)
+    expect_error(env, ["compile", env.model("cnn"), "-o", out],
+                 [out, "not a tgc package"])
+    check(snapshot(out) == before, "the folder changed")
     left = glob.glob(out + ".tmp-*") + glob.glob(out + ".old-*")
     check(not left, "temporary folders left behind: %s" % left)
 
@@ -172,6 +198,7 @@ main({
     "bad_extension": bad_extension,
     "unsupported_op": unsupported_op,
     "keeps_existing_output": keeps_existing_output,
+    "refuses_foreign_output": refuses_foreign_output,
     "unknown_dump_stage": unknown_dump_stage,
     "missing_input_file": missing_input_file,
     "wrong_shape": wrong_shape,

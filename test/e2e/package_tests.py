@@ -228,7 +228,21 @@ def dump_ir(env):
           "--dump-ir plan,import wrote %s" % got)
 
 
+def replace(env):
+    """A second compile into the same folder replaces the package whole."""
+    out = env.path("out")
+    env.compile_model(env.model("mlp"), out, "--name", "first",
+                      "--dump-ir=import")
+    files = env.compile_model(env.model("cnn"), out, "--name", "second")
+    check(files == sorted(["CMakeLists.txt", "second.c", "second.h",
+                           "second.json", "second_weights.c"]),
+          "the folder holds %s after the second compile" % files)
+    left = [f for f in os.listdir(env.work) if f.startswith("out.")]
+    check(not left, "temporary folders left behind: %s" % left)
+
+
 main({
+    "replace": replace,
     "app": app,
     "two_models": two_models,
     "weights_file": weights_file,

@@ -120,6 +120,23 @@ TEST_CASE("commit replaces an existing folder; failure keeps it", "[staging]") {
   CHECK(folder.entries() == std::vector<std::string>{"out"});
 }
 
+TEST_CASE("the target is normalized to an absolute path", "[staging]") {
+  TestFolder folder;
+  auto staging =
+      StagingDir::create((folder.path / "." / "out").string() + "//");
+  REQUIRE(static_cast<bool>(staging));
+  CHECK(staging->target() == (folder.path / "out").string());
+  CHECK(fs::path(staging->path().str()).parent_path() == folder.path);
+
+  auto root = StagingDir::create("/");
+  REQUIRE_FALSE(static_cast<bool>(root));
+  CHECK_THAT(llvm::toString(root.takeError()),
+             Contains("cannot write into the root folder"));
+  auto empty = StagingDir::create("");
+  REQUIRE_FALSE(static_cast<bool>(empty));
+  CHECK_THAT(llvm::toString(empty.takeError()), Contains("name is empty"));
+}
+
 TEST_CASE("a target that is a file is refused", "[staging]") {
   TestFolder folder;
   fs::path target = folder.path / "out";
