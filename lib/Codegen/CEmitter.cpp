@@ -233,6 +233,11 @@ LogicalResult mlir::tgc::emitCSource(const ModelLayout &layout,
     os << "#include \"" << options.header << "\"\n\n";
   }
   os << "#include <math.h>\n#include <stdbool.h>\n#include <string.h>\n\n";
+  // The IR may compare an unsigned value with 0, which is valid and merely
+  // always false; gcc's -Wextra would fail the -Werror build over it.
+  os << "#if defined(__GNUC__) && !defined(__clang__)\n"
+        "#pragma GCC diagnostic ignored \"-Wtype-limits\"\n"
+        "#endif\n\n";
   helpers.print(os);
 
   bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);

@@ -43,12 +43,6 @@ struct OpenScope {
 
 using LaneFn = llvm::function_ref<std::string(ArrayRef<std::string>)>;
 
-unsigned getLaneCount(Type type) {
-  if (auto vector = dyn_cast<VectorType>(type))
-    return vector.getNumElements();
-  return 1;
-}
-
 class KernelRenderer {
 public:
   KernelRenderer(const CStyleLanguage &language, CHelperSet &helpers)
@@ -119,6 +113,12 @@ private:
 //===----------------------------------------------------------------------===//
 // Liveness
 //===----------------------------------------------------------------------===//
+
+static unsigned getLaneCount(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements();
+  return 1;
+}
 
 void KernelRenderer::markLive(Value value, unsigned lane) {
   llvm::SmallBitVector &bits = live[value];

@@ -5,11 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/CEmitter.h"
 #include "Frontend/OnnxImport.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
   mlir::tgc::registerOnnxImportTranslation();
+  mlir::tgc::registerEmitCTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "tgc translations\n"));
 }

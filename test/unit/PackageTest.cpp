@@ -1,0 +1,438 @@
+//===- PackageTest.cpp - tests for Codegen/Package --------------*- C++ -*-===//
+//
+// writePackage end to end: a hand-written linearized module becomes a
+// package that the system C compiler builds under -std=c99 -Werror
+// -pedantic, and a C main linked against it prints the outputs. Covers
+// embedded and file weights, the manifest, the safetensors header, the
+// run function's error codes, the package's own CMakeLists.txt, and two
+// models with different prefixes linked into one program.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/Package.h"
+#include "IR/TgcOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// y = where(mask, x @ W^T + b, x @ W^T - b) with x 2x3, W 2x3 (a resource
+/// blob), b = [10, 20] and mask = [true, false] (plain dense constants):
+/// a reduction into the arena, then an elementwise kernel into the output.
+const char *kModel = R"mlir(
+module attributes {tgc.arena_bytes = 64 : i64, tgc.arena_align = 64 : i64,
+                   tgc.peak_bytes = 16 : i64, tgc.source = "unit/affine.onnx"} {
+  func.func @main(%x: tensor<2x3xf32> {tgc.name = "x"})
+      -> (tensor<2x2xf32> {tgc.name = "y"}) {
+    %w = tgc.const dense_resource<fc.weight> : tensor<2x3xf32>
+    %b = tgc.const dense<[10.0, 20.0]> : tensor<2xf32>
+    %m = tgc.const dense<[true, false]> : tensor<2xi1>
+    %raw = tgc.kernel "r_2_2_3" (%x, %w) {arena_offset = array<i64: 0>, opts = ["LOCAL(0,2)"]}
+        : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32> {
+    ^bb0(%in: !tgc.ptr<f32>, %wt: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+      %c0 = tgc.const 0 : index
+      %c2 = tgc.const 2 : index
+      %c3 = tgc.const 3 : index
+      %zero = tgc.const 0.0 : f32
+      %i = tgc.range 2 global id 0
+      %xrow = tgc.mul %i, %c3 : index
+      %orow = tgc.mul %i, %c2 : index
+      %j = tgc.range 2 global id 1
+      %wrow = tgc.mul %j, %c3 : index
+      %acc = tgc.define_reg 1 : !tgc.ptr<f32, reg>
+      %a0 = tgc.index %acc[%c0] : !tgc.ptr<f32, reg>
+      tgc.store %a0, %zero : !tgc.ptr<f32, reg>, f32
+      %k = tgc.range 3 reduce id 2
+      %xi = tgc.add %xrow, %k : index
+      %px = tgc.index %in[%xi] : !tgc.ptr<f32>
+      %vx = tgc.load %px : !tgc.ptr<f32> -> f32
+      %wi = tgc.add %wrow, %k : index
+      %pw = tgc.index %wt[%wi] : !tgc.ptr<f32>
+      %vw = tgc.load %pw : !tgc.ptr<f32> -> f32
+      %old = tgc.load %a0 : !tgc.ptr<f32, reg> -> f32
+      %new = tgc.mulacc %vx, %vw, %old : f32
+      tgc.store %a0, %new : !tgc.ptr<f32, reg>, f32
+      tgc.end %k
+      %s = tgc.load %a0 : !tgc.ptr<f32, reg> -> f32
+      %oi = tgc.add %orow, %j : index
+      %po = tgc.index %out[%oi] : !tgc.ptr<f32>
+      tgc.store %po, %s : !tgc.ptr<f32>, f32
+      tgc.end %j
+      tgc.end %i
+      tgc.sink
+    }
+    %y = tgc.kernel "E_2_2" (%raw, %b, %m) {arena_offset = array<i64: -1>}
+        : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xi1>) -> tensor<2x2xf32> {
+    ^bb0(%r: !tgc.ptr<f32>, %bp: !tgc.ptr<f32>, %mp: !tgc.ptr<i1>, %out: !tgc.ptr<f32>):
+      %c2 = tgc.const 2 : index
+      %i = tgc.range 2 global id 0
+      %row = tgc.mul %i, %c2 : index
+      %j = tgc.range 2 global id 1
+      %idx = tgc.add %row, %j : index
+      %pr = tgc.index %r[%idx] : !tgc.ptr<f32>
+      %vr = tgc.load %pr : !tgc.ptr<f32> -> f32
+      %pb = tgc.index %bp[%j] : !tgc.ptr<f32>
+      %vb = tgc.load %pb : !tgc.ptr<f32> -> f32
+      %pm = tgc.index %mp[%j] : !tgc.ptr<i1>
+      %vm = tgc.load %pm : !tgc.ptr<i1> -> i1
+      %plus = tgc.add %vr, %vb : f32
+      %minus = tgc.sub %vr, %vb : f32
+      %v = tgc.where %vm, %plus, %minus : i1, f32
+      %po = tgc.index %out[%idx] : !tgc.ptr<f32>
+      tgc.store %po, %v : !tgc.ptr<f32>, f32
+      tgc.end %j
+      tgc.end %i
+      tgc.sink
+    }
+    return %y : tensor<2x2xf32>
+  }
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      fc.weight: "0x040000000000803F00000000000080BF0000003F0000003F0000003F"
+    }
+  }
+#-}
+)mlir";
+
+/// x = [[1, 2, 3], [4, 5, 6]], W = [[1, 0, -1], [.5, .5, .5]]:
+/// x @ W^T = [[-2, 3], [-2, 7.5]]; column 0 adds 10, column 1 subtracts 20.
+const char *kExpected = "y: 8 -17 8 -12.5\n";
+
+/// A scratch folder per test process, removed at exit.
+const fs::path &scratchDir() {
+  struct Dir {
+    fs::path path;
+    Dir() {
+      path = fs::temp_directory_path() /
+             ("tgc-package-test-" + std::to_string(::getpid()));
+      fs::create_directories(path);
+    }
+    ~Dir() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static Dir dir;
+  return dir.path;
+}
+
+std::string readFile(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeFile(const fs::path &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+/// Parses the model and writes its package into a fresh `dir`.
+bool writeModelPackage(const fs::path &dir, const std::string &name,
+                       bool weightsInFile) {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
+  if (!module)
+    return false;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  mlir::tgc::PackageOptions options;
+  options.name = name;
+  options.weightsInFile = weightsInFile;
+  return mlir::succeeded(
+      mlir::tgc::writePackage(*module, options, dir.string()));
+}
+
+/// Runs a shell command; its stdout and stderr go to `log`.
+int run(const std::string &command, const fs::path &log) {
+  std::string line = "(" + command + ") > '" + log.string() + "' 2>&1";
+  return std::system(line.c_str());
+}
+
+const char *kStrict = "cc -std=c99 -O1 -Wall -Wextra -Werror -pedantic";
+
+/// Builds `sources` with a main, runs it with `args` and returns what it
+/// prints.
+std::string buildAndRun(const fs::path &dir, const std::string &main,
+                        const std::string &sources,
+                        const std::string &includes,
+                        const std::string &args = "") {
+  fs::path mainFile = dir / "main.c", program = dir / "main",
+           log = dir / "build.log";
+  writeFile(mainFile, main);
+  std::string build = std::string(kStrict) + " " + includes + " " + sources +
+                      " '" + mainFile.string() + "' -o '" + program.string() +
+                      "' -lm";
+  int status = run(build, log);
+  INFO("build: " << build << "\n" << readFile(log));
+  REQUIRE(status == 0);
+  fs::path output = dir / "output.txt";
+  REQUIRE(run("'" + program.string() + "' " + args, output) == 0);
+  return readFile(output);
+}
+
+const char *kEmbeddedMain = R"c(
+#include "net.h"
+#include <stdio.h>
+int main(void) {
+  static unsigned char arena[NET_ARENA_BYTES] __attribute__((aligned(64)));
+  static const float x[NET_X_ELEMS] = {1, 2, 3, 4, 5, 6};
+  float y[NET_Y_ELEMS];
+  net_inputs in;
+  net_outputs out;
+  int i;
+  in.x = x;
+  out.y = y;
+  /* Errors come before any write. */
+  if (net_run(NULL, &out, arena) != NET_ERR_NULL) return 2;
+  out.y = NULL;
+  if (net_run(&in, &out, arena) != NET_ERR_NULL) return 3;
+  out.y = y;
+  if (net_run(&in, &out, NULL) != NET_ERR_NULL) return 4;
+  if (net_run(&in, &out, arena + 1) != NET_ERR_ALIGN) return 5;
+  if (net_run(&in, &out, arena) != NET_OK) return 6;
+  printf("y:");
+  for (i = 0; i < NET_Y_ELEMS; ++i) printf(" %g", y[i]);
+  printf("\n");
+  return 0;
+}
+)c";
+
+} // namespace
+
+TEST_CASE("embedded weights: the package builds strictly and computes",
+          "[package]") {
+  fs::path dir = scratchDir() / "embedded";
+  REQUIRE(writeModelPackage(dir, "net", /*weightsInFile=*/false));
+  for (const char *file : {"net.h", "net.c", "net_weights.c", "net.json",
+                           "CMakeLists.txt"})
+    CHECK(fs::exists(dir / file));
+  CHECK_FALSE(fs::exists(dir / "net.safetensors"));
+
+  std::string header = readFile(dir / "net.h");
+  CHECK_THAT(header, Contains("#define NET_ARENA_BYTES 64"));
+  CHECK_THAT(header, Contains("#define NET_WEIGHTS_BYTES 130"));
+  CHECK_THAT(header, Contains("#define NET_X_SHAPE { 2, 3 }"));
+  CHECK_THAT(header, Contains("cc -std=c99 -O2 -c net.c net_weights.c"));
+  CHECK_THAT(header, Contains("extern \"C\""));
+
+  // Binary weights in one string literal, never as numbers.
+  std::string weights = readFile(dir / "net_weights.c");
+  CHECK_THAT(weights, Contains("const unsigned char net_weights[130] ="));
+  CHECK_THAT(weights, Contains("\"\\000\\000\\200\\077"));
+  CHECK_THAT(weights, Contains("__attribute__((aligned(64)))"));
+
+  std::string sources = "'" + (dir / "net.c").string() + "' '" +
+                        (dir / "net_weights.c").string() + "'";
+  CHECK(buildAndRun(dir, kEmbeddedMain, sources, "-I'" + dir.string() + "'") ==
+        kExpected);
+}
+
+TEST_CASE("the manifest lists I/O, arena, weights and kernel costs",
+          "[package]") {
+  fs::path dir = scratchDir() / "manifest";
+  REQUIRE(writeModelPackage(dir, "net", /*weightsInFile=*/false));
+  auto manifest = nlohmann::json::parse(readFile(dir / "net.json"));
+  CHECK(manifest["name"] == "net");
+  CHECK(manifest["source"] == "unit/affine.onnx");
+  CHECK(manifest["inputs"][0]["name"] == "x");
+  CHECK(manifest["inputs"][0]["dtype"] == "float32");
+  CHECK(manifest["inputs"][0]["shape"] == nlohmann::json::array({2, 3}));
+  CHECK(manifest["outputs"][0]["c_name"] == "y");
+  CHECK(manifest["arena_bytes"] == 64);
+  CHECK(manifest["arena_align"] == 64);
+  CHECK(manifest["peak_bytes"] == 16);
+  CHECK(manifest["arena_waste_bytes"] == 48);
+  CHECK(manifest["weights_mode"] == "embed");
+  CHECK(manifest["weights_bytes"] == 130);
+  CHECK(manifest["files"]["sources"] ==
+        nlohmann::json::array({"net.c", "net_weights.c"}));
+
+  auto kernels = manifest["kernels"];
+  REQUIRE(kernels.size() == 2);
+  // 2x2 outputs, 3 multiply-adds each, counted as 2 FLOPs.
+  CHECK(kernels[0]["name"] == "r_2_2_3");
+  CHECK(kernels[0]["function"] == "net_r_2_2_3");
+  CHECK(kernels[0]["flops"] == 24);
+  CHECK(kernels[0]["bytes"] == 24 + 24 + 16);
+  CHECK(kernels[0]["opts"] == nlohmann::json::array({"LOCAL(0,2)"}));
+  // add, sub and where per element; the index math is not counted.
+  CHECK(kernels[1]["flops"] == 12);
+  CHECK(kernels[1]["bytes"] == 16 + 8 + 2 + 16);
+  CHECK_FALSE(kernels[1].contains("opts"));
+}
+
+TEST_CASE("file weights: safetensors layout, check and run", "[package]") {
+  fs::path dir = scratchDir() / "file";
+  REQUIRE(writeModelPackage(dir, "net", /*weightsInFile=*/true));
+  CHECK_FALSE(fs::exists(dir / "net_weights.c"));
+  std::string file = readFile(dir / "net.safetensors");
+
+  // 8-byte little-endian header length, JSON, data 64-byte aligned.
+  REQUIRE(file.size() > 8);
+  uint64_t length = 0;
+  for (int i = 7; i >= 0; --i)
+    length = (length << 8) | static_cast<unsigned char>(file[i]);
+  CHECK((8 + length) % 64 == 0);
+  REQUIRE(8 + length + 130 == file.size());
+  auto header = nlohmann::json::parse(file.substr(8, length));
+  CHECK(header["__metadata__"]["format"] == "tgc");
+  CHECK(header["fc.weight"]["dtype"] == "F32");
+  CHECK(header["fc.weight"]["shape"] == nlohmann::json::array({2, 3}));
+  CHECK(header["fc.weight"]["data_offsets"] ==
+        nlohmann::json::array({0, 24}));
+  CHECK(header["const1"]["data_offsets"] == nlohmann::json::array({64, 72}));
+  CHECK(header["const2"]["dtype"] == "BOOL");
+  CHECK(header["const2"]["data_offsets"] == nlohmann::json::array({128, 130}));
+  // Padding tensors keep the data free of holes, as readers require.
+  CHECK(header["__tgc_pad0"]["data_offsets"] == nlohmann::json::array({24, 64}));
+  CHECK(header["__tgc_pad1"]["data_offsets"] ==
+        nlohmann::json::array({72, 128}));
+  // Booleans are one byte each.
+  CHECK(file[8 + length + 128] == 1);
+  CHECK(file[8 + length + 129] == 0);
+
+  std::string header_h = readFile(dir / "net.h");
+  CHECK_THAT(header_h, Contains("int net_weights_check(const void *file, "
+                                "size_t size);"));
+  CHECK_THAT(header_h, Contains("void *arena, const void *weights);"));
+
+  const char *main = R"c(
+#include "net.h"
+#include <stdio.h>
+static unsigned char file[NET_WEIGHTS_FILE_BYTES + 64] __attribute__((aligned(64)));
+int main(int argc, char **argv) {
+  static unsigned char arena[NET_ARENA_BYTES] __attribute__((aligned(64)));
+  static const float x[NET_X_ELEMS] = {1, 2, 3, 4, 5, 6};
+  float y[NET_Y_ELEMS];
+  net_inputs in;
+  net_outputs out;
+  size_t size;
+  int i;
+  FILE *f = fopen(argc > 1 ? argv[1] : NET_WEIGHTS_FILE, "rb");
+  if (!f) return 2;
+  size = fread(file, 1, sizeof file, f);
+  fclose(f);
+  if (net_weights_check(file, size) != NET_OK) return 3;
+  if (net_weights_check(file, size - 1) != NET_ERR_WEIGHTS) return 4;
+  in.x = x;
+  out.y = y;
+  if (net_run(&in, &out, arena, NULL) != NET_ERR_NULL) return 5;
+  if (net_run(&in, &out, arena, file + 8) != NET_ERR_ALIGN) return 6;
+  if (net_run(&in, &out, arena, file) != NET_OK) return 7;
+  printf("y:");
+  for (i = 0; i < NET_Y_ELEMS; ++i) printf(" %g", y[i]);
+  printf("\n");
+  /* One flipped bit in the data fails the checksum. */
+  file[size - 1] ^= 1;
+  printf("corrupt: %d\n", net_weights_check(file, size) == NET_ERR_WEIGHTS);
+  return 0;
+}
+)c";
+  std::string output =
+      buildAndRun(dir, main, "'" + (dir / "net.c").string() + "'",
+                  "-I'" + dir.string() + "'",
+                  "'" + (dir / "net.safetensors").string() + "'");
+  CHECK(output == std::string(kExpected) + "corrupt: 1\n");
+}
+
+TEST_CASE("two models with different prefixes link into one program",
+          "[package]") {
+  fs::path a = scratchDir() / "two" / "a", b = scratchDir() / "two" / "b";
+  REQUIRE(writeModelPackage(a, "net", /*weightsInFile=*/false));
+  REQUIRE(writeModelPackage(b, "other", /*weightsInFile=*/false));
+  const char *main = R"c(
+#include "net.h"
+#include "other.h"
+#include <stdio.h>
+int main(void) {
+  static unsigned char arena[NET_ARENA_BYTES] __attribute__((aligned(64)));
+  static unsigned char arena2[OTHER_ARENA_BYTES] __attribute__((aligned(64)));
+  static const float x[NET_X_ELEMS] = {1, 2, 3, 4, 5, 6};
+  float y[NET_Y_ELEMS], y2[OTHER_Y_ELEMS];
+  net_inputs in;
+  net_outputs out;
+  other_inputs in2;
+  other_outputs out2;
+  int i;
+  in.x = x;
+  out.y = y;
+  in2.x = x;
+  out2.y = y2;
+  if (net_run(&in, &out, arena) != NET_OK) return 2;
+  if (other_run(&in2, &out2, arena2) != OTHER_OK) return 3;
+  printf("y:");
+  for (i = 0; i < NET_Y_ELEMS; ++i) printf(" %g", y[i] == y2[i] ? y[i] : -1.0f);
+  printf("\n");
+  return 0;
+}
+)c";
+  std::string sources = "'" + (a / "net.c").string() + "' '" +
+                        (a / "net_weights.c").string() + "' '" +
+                        (b / "other.c").string() + "' '" +
+                        (b / "other_weights.c").string() + "'";
+  CHECK(buildAndRun(scratchDir() / "two", main, sources,
+                    "-I'" + a.string() + "' -I'" + b.string() + "'") ==
+        kExpected);
+}
+
+TEST_CASE("the package's CMakeLists.txt builds the library", "[package]") {
+  fs::path dir = scratchDir() / "cmake";
+  REQUIRE(writeModelPackage(dir, "net", /*weightsInFile=*/false));
+  std::string cmake = readFile(dir / "CMakeLists.txt");
+  CHECK_THAT(cmake, Contains("add_library(net STATIC net.c net_weights.c)"));
+  CHECK_THAT(cmake, Contains("C_STANDARD 99"));
+  fs::path build = dir / "build", log = dir / "cmake.log";
+  int status = run("cmake -S '" + dir.string() + "' -B '" + build.string() +
+                       "' -DCMAKE_C_FLAGS=-Werror && cmake --build '" +
+                       build.string() + "'",
+                   log);
+  INFO(readFile(log));
+  CHECK(status == 0);
+  CHECK(fs::exists(build / "libnet.a"));
+}
+
+TEST_CASE("writePackage refuses what it cannot write", "[package]") {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(
+      &context, [&](mlir::Diagnostic &diagnostic) {
+        diagnostics += diagnostic.str() + "\n";
+        return mlir::success();
+      });
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
+  REQUIRE(module);
+  fs::path dir = scratchDir() / "refused";
+  fs::create_directories(dir);
+
+  mlir::tgc::PackageOptions options;
+  options.target = "cuda";
+  CHECK(mlir::failed(mlir::tgc::writePackage(*module, options, dir.string())));
+  CHECK_THAT(diagnostics, Contains("does not support target 'cuda'"));
+
+  options.target = "c";
+  options.name = "my-net";
+  CHECK(mlir::failed(mlir::tgc::writePackage(*module, options, dir.string())));
+  CHECK_THAT(diagnostics, Contains("'my-net' is not a C identifier"));
+  // Nothing is written when the module is refused.
+  CHECK(fs::is_empty(dir));
+}
