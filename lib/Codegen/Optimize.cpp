@@ -53,6 +53,76 @@ void applyUpcast(KernelOp kernel, RangeOp range, int64_t amount) {
   kernel.setOptsAttr(builder.getArrayAttr(opts));
 }
 
+/// The ranges each value of a kernel depends on.
+class RangeDependence {
+public:
+  bool dependsOn(Value value, Operation *range) {
+    if (value.getDefiningOp() == range)
+      return true;
+    Operation *op = value.getDefiningOp();
+    if (!op || isa<RangeOp>(op))
+      return false;
+    auto key = std::make_pair(op, range);
+    if (auto it = memo.find(key); it != memo.end())
+      return it->second;
+    bool result = llvm::any_of(op->getOperands(), [&](Value operand) {
+      return dependsOn(operand, range);
+    });
+    memo[key] = result;
+    return result;
+  }
+
+private:
+  llvm::DenseMap<std::pair<Operation *, Operation *>, bool> memo;
+};
+
+/// The heuristic (in the spirit of tinygrad's hand_coded_optimizations):
+/// for a kernel that reduces, upcast the innermost output axis (contiguous
+/// in the output) and the outermost other output axis that some input does
+/// not depend on, so that one load feeds several accumulators (for a
+/// convolution: output channels and output columns; for a matmul: rows and
+/// columns).
+void chooseActions(KernelOp kernel, int64_t maxUpcast) {
+  SmallVector<RangeOp> globals;
+  SmallVector<LoadOp> loads;
+  bool reduces = false;
+  for (Operation &op : kernel.getBlock()) {
+    reduces |= isa<ReduceOp>(op);
+    if (auto range = dyn_cast<RangeOp>(op))
+      if (range.getAxis() == AxisType::global)
+        globals.push_back(range);
+    if (auto load = dyn_cast<LoadOp>(op))
+      loads.push_back(load);
+  }
+  if (!reduces || globals.empty())
+    return;
+  RangeDependence deps;
+  auto reused = [&](RangeOp range) {
+    return llvm::any_of(loads, [&](LoadOp load) {
+      return !deps.dependsOn(load.getPtr(), range);
+    });
+  };
+  auto pick = [&](RangeOp range, int64_t most) -> int64_t {
+    for (int64_t amount = most; amount > 1; amount /= 2)
+      if ((int64_t)range.getBound() % amount == 0 &&
+          (int64_t)range.getBound() > amount)
+        return amount;
+    return 1;
+  };
+  RangeOp inner = globals.back();
+  int64_t innerAmount = reused(inner) ? pick(inner, maxUpcast) : 1;
+  RangeOp outer;
+  for (RangeOp range : ArrayRef(globals).drop_back())
+    if (reused(range) && pick(range, 4) > 1) {
+      outer = range;
+      break;
+    }
+  if (outer)
+    applyUpcast(kernel, outer, pick(outer, 4));
+  if (innerAmount > 1)
+    applyUpcast(kernel, inner, innerAmount);
+}
+
 struct Optimize : impl::TgcOptimizeBase<Optimize> {
   using TgcOptimizeBase::TgcOptimizeBase;
 
@@ -60,20 +130,8 @@ struct Optimize : impl::TgcOptimizeBase<Optimize> {
     if (upcast <= 1)
       return;
     getOperation().walk([&](KernelOp kernel) {
-      if (!kernel.isLowered() || kernel.getOpts())
-        return;
-      bool reduces = false;
-      RangeOp innermost;
-      for (Operation &op : kernel.getBlock()) {
-        reduces |= isa<ReduceOp>(op);
-        if (auto range = dyn_cast<RangeOp>(op))
-          if (range.getAxis() == AxisType::global)
-            innermost = range;
-      }
-      if (reduces && innermost &&
-          (int64_t)innermost.getBound() % upcast == 0 &&
-          (int64_t)innermost.getBound() > upcast)
-        applyUpcast(kernel, innermost, upcast);
+      if (kernel.isLowered() && !kernel.getOpts())
+        chooseActions(kernel, upcast);
     });
   }
 };

@@ -46,16 +46,17 @@ def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
   let description = [{
     Chooses opt actions for each lowered kernel and applies them to its
     ranges, recording each in the kernel's `opts` attribute as
-    "ACTION(axis id, amount)". The heuristic today: a kernel that reduces
-    gets its innermost output axis UPCAST by `upcast` when the axis length
-    is a multiple of it, so that each loaded input of the reduce feeds
-    `upcast` accumulators (a register tile). UPCAST(axis, n) splits range r
-    of bound N into r' of bound N/n and an `upcast` range u of bound n,
-    with r = r'*n + u; tgc-expand turns u into lanes.
+    "ACTION(axis id, amount)". The heuristic today, for a kernel that
+    reduces: UPCAST the innermost output axis by up to `upcast` (the largest
+    power of two that divides it) and the outermost other output axis by up
+    to 4, each only if some input of the kernel does not depend on it, so
+    that one load feeds several accumulators (a register tile). UPCAST(axis,
+    n) splits range r of bound N into r' of bound N/n and an `upcast` range u
+    of bound n, with r = r'*n + u; tgc-expand turns u into lanes.
   }];
   let options = [
-    Option<"upcast", "upcast", "int64_t", "4",
-           "lanes of the upcast output axis of a reducing kernel (1: none)">
+    Option<"upcast", "upcast", "int64_t", "16",
+           "most lanes of the innermost output axis (1: no actions)">
   ];
 }
 

@@ -46,7 +46,7 @@ static const Stage kStages[] = {
     {"optimize",
      [](OpPassManager &pm, const PipelineOptions &options) {
        TgcOptimizeOptions opts;
-       opts.upcast = options.optimize ? 4 : 1;
+       opts.upcast = options.optimize ? 16 : 1;
        pm.addPass(createTgcOptimize(opts));
      }},
     // upcast ranges become lanes; the index math of each lane simplified

@@ -11,7 +11,8 @@
 //     consumers (each would repeat the reduce);
 //  3. a value broadcast into a loop that does not reduce over the broadcast
 //     axes, when it contains a reduce or costs more than the recompute
-//     limit;
+//     limit (a padded input of a convolution is such a value: its masks
+//     would run in every window);
 //  4. a value needed by two or more kernels, when it contains a reduce or
 //     costs more than the recompute limit.
 //
@@ -52,6 +53,14 @@ bool isWeight(Value value) {
 int64_t opCost(Operation *op) {
   if (isa<ReduceAxisOp>(op))
     return kReduceCost;
+  // A pad is a validity mask per padded dim (two compares and an and) and a
+  // select: work in every load under it.
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    int64_t padded = 0;
+    for (auto [low, high] : llvm::zip(pad.getLow(), pad.getHigh()))
+      padded += low || high;
+    return 3 * padded + 1;
+  }
   if (isMovement(op) || isa<ConstOp, BitcastOp, ContiguousOp>(op))
     return 0;
   if (isa<Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, FdivOp, PowOp, IdivOp,
@@ -187,9 +196,11 @@ SmallVector<Operation *> Scheduler::consumers(Value value) {
   return result;
 }
 
+/// The value a chain of movement ops views, or the first pad on the way:
+/// the masks of a pad are work that a broadcast would repeat.
 Value Scheduler::peelMovement(Value value) {
   while (!isBuffer(value) && value.getDefiningOp() &&
-         isMovement(value.getDefiningOp()))
+         isMovement(value.getDefiningOp()) && !value.getDefiningOp<PadOp>())
     value = value.getDefiningOp()->getOperand(0);
   return value;
 }
