@@ -53,15 +53,14 @@ static void emitWeightsArray(const ModelLayout &layout, StringRef name,
      << "#else\n#define " << alignMacro << "\n#endif\n";
   if (data.empty()) {
     // C has no empty arrays; nothing reads this one.
-    os << (isStatic ? "static " : "") << alignMacro
-       << " const unsigned char " << name << "_weights[1] = {0};\n";
+    os << (isStatic ? "static " : "") << alignMacro << " const unsigned char "
+       << name << "_weights[1] = {0};\n";
     return;
   }
   emitLiteralPragmas(os, /*push=*/true);
   // The storage class comes first: -Wextra warns otherwise.
-  os << (isStatic ? "static " : "") << alignMacro
-     << " const unsigned char " << name << "_weights[" << data.size()
-     << "] =\n";
+  os << (isStatic ? "static " : "") << alignMacro << " const unsigned char "
+     << name << "_weights[" << data.size() << "] =\n";
   writeCStringLiteral(data, os);
   os << ";\n";
   emitLiteralPragmas(os, /*push=*/false);
@@ -132,8 +131,7 @@ void RunWriter::emitWeightsCheck(raw_ostream &os) {
      << "  if (!file)\n"
      << "    return " << m << "_ERR_NULL;\n"
      << "  if (size != " << m << "_WEIGHTS_FILE_BYTES ||\n"
-     << "      tgc_read_u64le(bytes) != " << m
-     << "_WEIGHTS_DATA_OFFSET - 8)\n"
+     << "      tgc_read_u64le(bytes) != " << m << "_WEIGHTS_DATA_OFFSET - 8)\n"
      << "    return " << m << "_ERR_WEIGHTS;\n"
      << "  for (i = " << m << "_WEIGHTS_DATA_OFFSET; i < size; ++i) {\n"
      << "    hash ^= bytes[i];\n"
@@ -218,8 +216,8 @@ LogicalResult mlir::tgc::emitCSource(const ModelLayout &layout,
     kernelStream << "\n";
   }
 
-  std::string fileName =
-      options.header.empty() ? options.name + " (self-contained)"
+  std::string fileName = options.header.empty()
+                             ? options.name + " (self-contained)"
                              : options.name + ".c";
   os << "/* " << fileName << ": the kernels and schedule of the model"
      << (layout.source.empty() ? std::string()
@@ -266,10 +264,11 @@ void mlir::tgc::emitCWeightsSource(const ModelLayout &layout,
   for (const WeightTensor &tensor : layout.weights.tensors)
     os << "/* offset " << tensor.offset << ": \""
        << sanitizeComment(tensor.name) << "\" "
-       << getDtypeName(tensor.type.getElementType()) << " [" <<
-        llvm::join(llvm::map_range(tensor.type.getShape(),
-                                   [](int64_t d) { return std::to_string(d); }),
-                   ", ")
+       << getDtypeName(tensor.type.getElementType()) << " ["
+       << llvm::join(
+              llvm::map_range(tensor.type.getShape(),
+                              [](int64_t d) { return std::to_string(d); }),
+              ", ")
        << "] */\n";
   os << "\n";
   emitWeightsArray(layout, options.name, /*isStatic=*/false, os);

@@ -56,8 +56,7 @@ void emitCHeader(const ModelLayout &layout, const CEmitterOptions &options,
 
 /// Writes `<name>_weights.c`: the weights blob as one string literal.
 void emitCWeightsSource(const ModelLayout &layout,
-                        const CEmitterOptions &options,
-                        llvm::raw_ostream &os);
+                        const CEmitterOptions &options, llvm::raw_ostream &os);
 
 /// Registers `--emit-c` (with `--emit-c-name`, default "net") for
 /// tgc-translate.

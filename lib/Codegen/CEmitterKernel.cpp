@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -82,17 +83,16 @@ private:
                           bool exact = false);
 
   // Pieces of C shared by several cases.
-  std::string mathCall(StringRef base, Type element, ArrayRef<std::string> args);
-  std::string wrapInt(Type element, StringRef lhs, StringRef op,
-                      StringRef rhs);
+  std::string mathCall(StringRef base, Type element,
+                       ArrayRef<std::string> args);
+  std::string wrapInt(Type element, StringRef lhs, StringRef op, StringRef rhs);
   FailureOr<std::string> valueType(Operation *op, Type element);
   LogicalResult requireFloat(Operation *op);
   LogicalResult requireInteger(Operation *op, bool allowBool);
   std::string toStorage(const std::string &value, Type element);
   std::string fromStorage(const std::string &access, Type element);
   std::string toBits(const std::string &value, Type element);
-  std::string fromBits(const std::string &bits, Type element,
-                       StringRef cType);
+  std::string fromBits(const std::string &bits, Type element, StringRef cType);
   Address addressOf(Value pointer);
   static std::string offsetIndex(StringRef index, unsigned lane);
 
@@ -106,6 +106,8 @@ private:
   DenseMap<Value, llvm::SmallBitVector> live;
   llvm::StringMap<unsigned> counters;
   SmallVector<OpenScope> scopes;
+  /// Stores into registers nothing reads (gcc: "set but not used").
+  llvm::SmallPtrSet<Operation *, 4> deadStores;
 };
 
 } // namespace
@@ -138,11 +140,36 @@ bool KernelRenderer::isAnyLaneLive(Value value) const {
   return it != live.end() && it->second.any();
 }
 
+/// The register array (or buffer) a pointer points into.
+static Value getPointerBase(Value pointer) {
+  if (auto index = pointer.getDefiningOp<IndexOp>())
+    return index.getBuf();
+  return pointer;
+}
+
+static bool isRegisterAccess(Value pointer) {
+  return cast<PtrType>(pointer.getType()).getAddrSpace() == AddrSpace::reg;
+}
+
 /// One backward walk suffices: the body is a single block in which every
 /// value is defined before its uses (loop-carried values go through
 /// registers, i.e. stores).
 void KernelRenderer::computeLiveness(Block &block) {
+  // A store only matters if something can read what it wrote: buffers are
+  // read by the caller, registers only by loads in this kernel.
+  llvm::SmallPtrSet<Value, 4> readRegisters;
+  for (Operation &op : block)
+    if (auto load = dyn_cast<LoadOp>(op);
+        load && isRegisterAccess(load.getPtr()))
+      readRegisters.insert(getPointerBase(load.getPtr()));
+
   for (Operation &op : llvm::reverse(block)) {
+    if (auto store = dyn_cast<StoreOp>(op);
+        store && isRegisterAccess(store.getPtr()) &&
+        !readRegisters.contains(getPointerBase(store.getPtr()))) {
+      deadStores.insert(store);
+      continue;
+    }
     if (op.getNumResults() == 0) {
       // Stores, ends, ifs, barriers: always rendered, so all they read is.
       for (Value operand : op.getOperands())
@@ -216,12 +243,11 @@ std::string KernelRenderer::wrapInt(Type element, StringRef lhs, StringRef op,
     return (lhs + " " + op + " " + rhs).str();
   std::string unsignedType = width <= 32 ? "uint32_t" : "uint64_t";
   std::string cType = *getCValueType(element);
-  return "(" + cType + ")((" + unsignedType + ")" + lhs.str() + " " +
-         op.str() + " (" + unsignedType + ")" + rhs.str() + ")";
+  return "(" + cType + ")((" + unsignedType + ")" + lhs.str() + " " + op.str() +
+         " (" + unsignedType + ")" + rhs.str() + ")";
 }
 
-FailureOr<std::string> KernelRenderer::valueType(Operation *op,
-                                                 Type element) {
+FailureOr<std::string> KernelRenderer::valueType(Operation *op, Type element) {
   FailureOr<std::string> type = getCValueType(element);
   if (failed(type))
     return op->emitOpError("has element type ")
@@ -243,8 +269,7 @@ LogicalResult KernelRenderer::requireInteger(Operation *op, bool allowBool) {
 }
 
 /// Buffers hold f16/bf16 as their 16 bits; values are computed in float.
-std::string KernelRenderer::toStorage(const std::string &value,
-                                      Type element) {
+std::string KernelRenderer::toStorage(const std::string &value, Type element) {
   if (element.isF16()) {
     helpers.require(CHelper::FloatToHalf);
     return "tgc_float_to_half(" + value + ")";
@@ -458,13 +483,14 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
 }
 
 LogicalResult KernelRenderer::renderStore(StoreOp op) {
+  if (deadStores.contains(op))
+    return success();
   auto ptrType = cast<PtrType>(op.getPtr().getType());
   Type element = ptrType.getElementType();
   Address address = addressOf(op.getPtr());
   bool inRegisters = ptrType.getAddrSpace() == AddrSpace::reg;
   ArrayRef<std::string> valueLanes = lanes[op.getValue()];
-  std::string guard =
-      address.gate.empty() ? "" : "if (" + address.gate + ") ";
+  std::string guard = address.gate.empty() ? "" : "if (" + address.gate + ") ";
   for (auto [lane, value] : llvm::enumerate(valueLanes)) {
     std::string stored = inRegisters ? value : toStorage(value, element);
     line(guard + address.buffer + "[" + offsetIndex(address.index, lane) +
@@ -484,8 +510,7 @@ LogicalResult KernelRenderer::renderDefine(Operation *op, int64_t size,
   std::string name = newName(prefix);
   lanes[op->getResult(0)] = {name};
   std::string declaration = qualifier.empty() ? "" : qualifier.str() + " ";
-  line(declaration + *cType + " " + name + "[" + std::to_string(size) +
-       "];");
+  line(declaration + *cType + " " + name + "[" + std::to_string(size) + "];");
   return success();
 }
 
@@ -537,10 +562,9 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
       !isa<TensorType>(op.getResult(0).getType()))
     return success();
 
-  Type element =
-      op.getNumOperands()
-          ? getElementTypeOrSelf(op.getOperand(0).getType())
-          : Type();
+  Type element = op.getNumOperands()
+                     ? getElementTypeOrSelf(op.getOperand(0).getType())
+                     : Type();
   auto binary = [&](StringRef symbol) {
     return [symbol](ArrayRef<std::string> a) {
       return a[0] + " " + symbol.str() + " " + a[1];
@@ -574,8 +598,8 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
       .Case<SpecialOp>([&](SpecialOp s) -> LogicalResult {
         auto it = language.specialIndices.find(s.getName());
         if (it == language.specialIndices.end())
-          return s.emitOpError("'") << s.getName()
-                                    << "' is not an index of this target";
+          return s.emitOpError("'")
+                 << s.getName() << "' is not an index of this target";
         std::string name = sanitizeIdentifier(s.getName());
         lanes[s.getResult()] = {name};
         line(language.indexType + " " + name + " = " + it->second + ";");
@@ -720,7 +744,8 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
         return renderAlu(o, "alu", binary("&"));
       })
       // Comparisons: C's `!=` is already true when either side is NaN.
-      .Case<CmpltOp>([&](CmpltOp o) { return renderAlu(o, "alu", binary("<")); })
+      .Case<CmpltOp>(
+          [&](CmpltOp o) { return renderAlu(o, "alu", binary("<")); })
       .Case<CmpneOp>(
           [&](CmpneOp o) { return renderAlu(o, "alu", binary("!=")); })
       .Case<CmpeqOp>(
@@ -738,8 +763,7 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
         return renderAlu(o, "alu", [&](ArrayRef<std::string> a) {
           if (isa<FloatType>(element))
             return a[0] + " * " + a[1] + " + " + a[2];
-          return wrapInt(element, wrapInt(element, a[0], "*", a[1]), "+",
-                         a[2]);
+          return wrapInt(element, wrapInt(element, a[0], "*", a[1]), "+", a[2]);
         });
       })
       // Memory.
@@ -793,8 +817,8 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
              << ", which the C emitter cannot represent";
     std::string name = "data" + std::to_string(arg.getArgNumber());
     lanes[arg] = {name};
-    params.push_back((arg.getArgNumber() < numInputs ? "const " : "") +
-                     *cType + " *" + language.restrictQualifier + " " + name);
+    params.push_back((arg.getArgNumber() < numInputs ? "const " : "") + *cType +
+                     " *" + language.restrictQualifier + " " + name);
     // An optimization may leave a buffer unread; say so to the compiler
     // rather than trip -Wunused-parameter.
     if (!isAnyLaneLive(arg))

@@ -20,8 +20,8 @@ namespace mlir::tgc {
 /// `helpers`. Emits a diagnostic and fails on an op the language cannot
 /// express or that should not be left at this stage.
 LogicalResult renderKernel(KernelOp kernel, llvm::StringRef functionName,
-                           const CStyleLanguage &language,
-                           CHelperSet &helpers, llvm::raw_ostream &os);
+                           const CStyleLanguage &language, CHelperSet &helpers,
+                           llvm::raw_ostream &os);
 
 } // namespace mlir::tgc
 

@@ -39,8 +39,7 @@ FailureOr<std::string> mlir::tgc::getCStorageType(Type element) {
   if (width != 8 && width != 16 && width != 32 && width != 64)
     return failure();
   // Signless integers are treated as signed, as tgc's folders do.
-  return (integer.isUnsigned() ? "uint" : "int") + std::to_string(width) +
-         "_t";
+  return (integer.isUnsigned() ? "uint" : "int") + std::to_string(width) + "_t";
 }
 
 FailureOr<std::string> mlir::tgc::getCValueType(Type element) {
@@ -114,9 +113,9 @@ static std::string shortestDecimal(double value, bool isDouble) {
   char buffer[64];
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
-    bool exact = isDouble ? std::strtod(buffer, nullptr) == value
-                          : std::strtof(buffer, nullptr) ==
-                                static_cast<float>(value);
+    bool exact =
+        isDouble ? std::strtod(buffer, nullptr) == value
+                 : std::strtof(buffer, nullptr) == static_cast<float>(value);
     if (exact)
       break;
   }
@@ -220,7 +219,8 @@ std::string mlir::tgc::makeUnique(llvm::StringRef base,
 bool mlir::tgc::isCIdentifier(llvm::StringRef name) {
   if (name.empty() || llvm::isDigit(name[0]))
     return false;
-  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 std::string mlir::tgc::quoteCString(llvm::StringRef text) {

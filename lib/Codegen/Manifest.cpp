@@ -20,9 +20,9 @@ using Json = nlohmann::ordered_json;
 
 /// How many FLOPs one lane of `op` is: 0 for what is not float arithmetic.
 static int64_t getOpFlops(Operation *op) {
-  if (!isa<Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, NegOp, TruncOp, AddOp,
-           MulOp, SubOp, FdivOp, MaxOp, PowOp, CmpltOp, CmpneOp, CmpeqOp,
-           WhereOp, MulaccOp>(op))
+  if (!isa<Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, NegOp, TruncOp, AddOp, MulOp,
+           SubOp, FdivOp, MaxOp, PowOp, CmpltOp, CmpneOp, CmpeqOp, WhereOp,
+           MulaccOp>(op))
     return 0;
   // The value operand decides (a where's first operand is its condition).
   Value operand = op->getOperand(isa<WhereOp>(op) ? 1 : 0);
@@ -93,12 +93,11 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
   manifest["name"] = layout.prefix;
   manifest["target"] = options.target;
   manifest["source"] = layout.source;
-  manifest["files"] = {{"header", files.header},
-                       {"sources", files.sources},
-                       {"weights", files.weights.empty()
-                                       ? Json(nullptr)
-                                       : Json(files.weights)},
-                       {"cmake", "CMakeLists.txt"}};
+  manifest["files"] = {
+      {"header", files.header},
+      {"sources", files.sources},
+      {"weights", files.weights.empty() ? Json(nullptr) : Json(files.weights)},
+      {"cmake", "CMakeLists.txt"}};
 
   Json inputs = Json::array(), outputs = Json::array();
   for (const IoTensor &io : layout.inputs)
@@ -125,12 +124,11 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
   manifest["weights_fnv1a64"] = hex64(layout.weights.checksum);
   Json weights = Json::array();
   for (const WeightTensor &tensor : layout.weights.tensors)
-    weights.push_back(
-        {{"name", tensor.name},
-         {"dtype", getDtypeName(tensor.type.getElementType())},
-         {"shape", std::vector<int64_t>(tensor.type.getShape())},
-         {"offset", tensor.offset},
-         {"bytes", tensor.bytes}});
+    weights.push_back({{"name", tensor.name},
+                       {"dtype", getDtypeName(tensor.type.getElementType())},
+                       {"shape", std::vector<int64_t>(tensor.type.getShape())},
+                       {"offset", tensor.offset},
+                       {"bytes", tensor.bytes}});
   manifest["weights"] = weights;
 
   Json kernels = Json::array();

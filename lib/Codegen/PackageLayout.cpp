@@ -149,8 +149,8 @@ FailureOr<ModelLayout> mlir::tgc::analyzeModel(ModuleOp module,
                   std::distance(returnOp.getOperands().begin(), use)};
       } else {
         auto tensor = cast<RankedTensorType>(result.getType());
-        int64_t bytes = tensor.getNumElements() *
-                        getElementBytes(tensor.getElementType());
+        int64_t bytes =
+            tensor.getNumElements() * getElementBytes(tensor.getElementType());
         if (offset < 0 || offset + bytes > layout.arenaBytes)
           return kernel.emitOpError("result at arena offset ")
                  << offset << " (" << bytes

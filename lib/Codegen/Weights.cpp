@@ -61,9 +61,8 @@ static LogicalResult appendBytes(ConstOp op, RankedTensorType type,
     return success();
   }
   if (static_cast<int64_t>(raw.size()) != bytes)
-    return op.emitOpError("holds ") << raw.size()
-                                    << " bytes of data; the type needs "
-                                    << bytes;
+    return op.emitOpError("holds ")
+           << raw.size() << " bytes of data; the type needs " << bytes;
   data.insert(data.end(), raw.begin(), raw.end());
   return success();
 }
@@ -136,8 +135,8 @@ void mlir::tgc::writeCStringLiteral(ArrayRef<char> data, raw_ostream &os) {
     for (size_t i = start; i < end; ++i) {
       auto byte = static_cast<unsigned char>(data[i]);
       // '?' is escaped too: "??=" and friends are trigraphs in C99.
-      bool plain = byte >= 0x20 && byte < 0x7f && byte != '"' &&
-                   byte != '\\' && byte != '?';
+      bool plain = byte >= 0x20 && byte < 0x7f && byte != '"' && byte != '\\' &&
+                   byte != '?';
       if (plain)
         os << static_cast<char>(byte);
       else
@@ -182,9 +181,8 @@ std::string mlir::tgc::getSafetensorsHeader(const WeightsBlob &blob,
   using Json = nlohmann::ordered_json;
   Json header = Json::object();
   std::string checksum;
-  llvm::raw_string_ostream(checksum)
-      << llvm::format("0x%016llx",
-                      static_cast<unsigned long long>(blob.checksum));
+  llvm::raw_string_ostream(checksum) << llvm::format(
+      "0x%016llx", static_cast<unsigned long long>(blob.checksum));
   header["__metadata__"] = {{"format", "tgc"},
                             {"model", modelName.str()},
                             {"align", std::to_string(WeightsBlob::kAlign)},

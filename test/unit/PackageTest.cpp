@@ -171,8 +171,7 @@ const char *kStrict = "cc -std=c99 -O1 -Wall -Wextra -Werror -pedantic";
 /// Builds `sources` with a main, runs it with `args` and returns what it
 /// prints.
 std::string buildAndRun(const fs::path &dir, const std::string &main,
-                        const std::string &sources,
-                        const std::string &includes,
+                        const std::string &sources, const std::string &includes,
                         const std::string &args = "") {
   fs::path mainFile = dir / "main.c", program = dir / "main",
            log = dir / "build.log";
@@ -221,8 +220,8 @@ TEST_CASE("embedded weights: the package builds strictly and computes",
           "[package]") {
   fs::path dir = scratchDir() / "embedded";
   REQUIRE(writeModelPackage(dir, "net", /*weightsInFile=*/false));
-  for (const char *file : {"net.h", "net.c", "net_weights.c", "net.json",
-                           "CMakeLists.txt"})
+  for (const char *file :
+       {"net.h", "net.c", "net_weights.c", "net.json", "CMakeLists.txt"})
     CHECK(fs::exists(dir / file));
   CHECK_FALSE(fs::exists(dir / "net.safetensors"));
 
@@ -296,13 +295,13 @@ TEST_CASE("file weights: safetensors layout, check and run", "[package]") {
   CHECK(header["__metadata__"]["format"] == "tgc");
   CHECK(header["fc.weight"]["dtype"] == "F32");
   CHECK(header["fc.weight"]["shape"] == nlohmann::json::array({2, 3}));
-  CHECK(header["fc.weight"]["data_offsets"] ==
-        nlohmann::json::array({0, 24}));
+  CHECK(header["fc.weight"]["data_offsets"] == nlohmann::json::array({0, 24}));
   CHECK(header["const1"]["data_offsets"] == nlohmann::json::array({64, 72}));
   CHECK(header["const2"]["dtype"] == "BOOL");
   CHECK(header["const2"]["data_offsets"] == nlohmann::json::array({128, 130}));
   // Padding tensors keep the data free of holes, as readers require.
-  CHECK(header["__tgc_pad0"]["data_offsets"] == nlohmann::json::array({24, 64}));
+  CHECK(header["__tgc_pad0"]["data_offsets"] ==
+        nlohmann::json::array({24, 64}));
   CHECK(header["__tgc_pad1"]["data_offsets"] ==
         nlohmann::json::array({72, 128}));
   // Booleans are one byte each.

@@ -101,9 +101,10 @@
 // CHECK-NEXT:   data1[alu2] = alu1_0;
 // CHECK-NEXT:   data1[alu2+1] = alu1_1;
 
-// tgc.if and a constant-index vector store.
+// tgc.if; a register nothing reads is neither declared nor stored to.
 // CHECK-LABEL: static void net_E_1(const float *restrict data0, float *restrict data1) {
-// CHECK:   bool alu0 = val0 < 0.0f;
+// CHECK-NEXT:   float val0 = data0[0];
+// CHECK-NEXT:   bool alu0 = val0 < 0.0f;
 // CHECK-NEXT:   if (alu0) {
 // CHECK-NEXT:     data1[0] = val0;
 // CHECK-NEXT:   }
@@ -305,6 +306,8 @@ module attributes {tgc.arena_bytes = 128 : i64, tgc.arena_align = 64 : i64, tgc.
     ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
       %zero = tgc.const 0.0 : f32
       %v = tgc.load %in : !tgc.ptr<f32> -> f32
+      %unread = tgc.define_reg 1 : !tgc.ptr<f32, reg>
+      tgc.store %unread, %v : !tgc.ptr<f32, reg>, f32
       %neg = tgc.cmplt %v, %zero : f32
       tgc.if %neg
       tgc.store %out, %v : !tgc.ptr<f32>, f32
