@@ -9,6 +9,7 @@
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tgc {
@@ -19,6 +20,72 @@ namespace {
 
 /// Largest constant tensor a movement or reduce op is folded into.
 constexpr int64_t kMaxFoldedElements = 4096;
+/// Largest constant a broadcast of a smaller constant may fold into.
+constexpr int64_t kMaxBroadcastElements = 64;
+
+/// Elementwise ops: same-shaped tensor operands, one result of that shape.
+bool isElementwise(Operation *op) {
+  return isa<CastOp, BitcastOp, Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, NegOp,
+             TruncOp, AddOp, MulOp, ShlOp, ShrOp, IdivOp, MaxOp, ModOp,
+             CmpltOp, CmpneOp, CmpeqOp, XorOp, OrOp, AndOp, SubOp, FdivOp,
+             PowOp, WhereOp, MulaccOp>(op);
+}
+
+/// The splat value of a constant operand, or null.
+Attribute splatOf(Value value) {
+  auto constant = value.getDefiningOp<ConstOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                        : DenseElementsAttr();
+  return dense && dense.isSplat() ? dense.getSplatValue<Attribute>()
+                                  : Attribute();
+}
+
+// f(view(a), view(b), splat) => view(f(a, b, splat)) when a and b have the
+// same shape, for view = expand or reshape: elementwise work moves before
+// broadcasts, where there is less of it (and constants fold while small).
+template <typename ViewOp>
+struct ElementwiseBeforeView : RewritePattern {
+  ElementwiseBeforeView(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isElementwise(op) || op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return failure();
+    RankedTensorType srcShape;
+    for (Value operand : op->getOperands()) {
+      if (auto view = operand.getDefiningOp<ViewOp>()) {
+        auto type = cast<RankedTensorType>(view.getSrc().getType());
+        if (srcShape && srcShape.getShape() != type.getShape())
+          return rewriter.notifyMatchFailure(op, "views of different shapes");
+        srcShape = type;
+      } else if (!splatOf(operand)) {
+        return rewriter.notifyMatchFailure(op, "operand is not a view");
+      }
+    }
+    if (!srcShape)
+      return rewriter.notifyMatchFailure(op, "no view among the operands");
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      if (auto view = operand.getDefiningOp<ViewOp>()) {
+        operands.push_back(view.getSrc());
+        continue;
+      }
+      auto type = srcShape.clone(getElementTypeOrSelf(operand.getType()));
+      operands.push_back(rewriter.create<ConstOp>(
+          op->getLoc(), DenseElementsAttr::get(type, splatOf(operand))));
+    }
+    Type resultType = op->getResult(0).getType();
+    OperationState state(op->getLoc(), op->getName());
+    state.addOperands(operands);
+    state.addTypes(srcShape.clone(getElementTypeOrSelf(resultType)));
+    state.addAttributes(op->getAttrs());
+    Value small = rewriter.create(state)->getResult(0);
+    rewriter.replaceOpWithNewOp<ViewOp>(op, resultType, small);
+    return success();
+  }
+};
 
 /// Row-major strides of `shape`.
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
@@ -78,8 +145,11 @@ struct FoldConstantView : OpRewritePattern<MovementOp> {
                                 PatternRewriter &rewriter) const override {
     DenseElementsAttr src = smallConstant(op.getSrc());
     auto resultType = cast<RankedTensorType>(op.getType());
+    // Broadcasting a constant into a bigger one only makes weights bigger.
     if (!src || src.isSplat() ||
-        resultType.getNumElements() > kMaxFoldedElements)
+        resultType.getNumElements() > kMaxFoldedElements ||
+        resultType.getNumElements() >
+            std::max<int64_t>(src.getNumElements(), kMaxBroadcastElements))
       return failure();
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     SmallVector<Attribute> srcValues(src.getValues<Attribute>());
@@ -204,7 +274,8 @@ struct Simplify : impl::TgcSimplifyBase<Simplify> {
     patterns.add<ComposePermutes, ComposeExpands, FoldConstantView<PermuteOp>,
                  FoldConstantView<ExpandOp>, FoldConstantView<PadOp>,
                  FoldConstantView<ShrinkOp>, FoldConstantView<FlipOp>,
-                 FoldConstantReduce>(&getContext());
+                 FoldConstantReduce, ElementwiseBeforeView<ExpandOp>,
+                 ElementwiseBeforeView<ReshapeOp>>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
