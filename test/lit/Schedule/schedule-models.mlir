@@ -21,7 +21,7 @@
 // PAD-NOT: tgc.kernel
 // PAD: return
 
-// The MLP: each Gemm + bias + Relu is one kernel.
+// In the MLP each Gemm + bias + Relu is one kernel.
 // RUN: tgc-translate --import-onnx %models/mlp/model.onnx | tgc-opt --tgc-decompose --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=MLP
 // MLP-LABEL: func @main(
 // MLP-COUNT-3: tgc.kernel "r_1_
