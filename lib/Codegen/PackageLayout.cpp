@@ -151,6 +151,9 @@ FailureOr<ModelLayout> mlir::tgc::analyzeModel(ModuleOp module,
         auto tensor = cast<RankedTensorType>(result.getType());
         int64_t bytes =
             tensor.getNumElements() * getElementBytes(tensor.getElementType());
+        if (!hasArenaBytes)
+          return kernel.emitOpError("writes into the arena, but the module "
+                                    "has no tgc.arena_bytes; run tgc-plan");
         if (offset < 0 || offset + bytes > layout.arenaBytes)
           return kernel.emitOpError("result at arena offset ")
                  << offset << " (" << bytes

@@ -46,6 +46,19 @@ module attributes {tgc.arena_bytes = 8 : i64} {
 
 module {
   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{writes into the arena, but the module has no tgc.arena_bytes; run tgc-plan}}
+    %t = tgc.kernel "E_4" (%x) {arena_offset = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+      tgc.sink
+    }
+    return %t : tensor<4xf32>
+  }
+}
+
+// -----
+
+module {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
     // expected-error @+1 {{has a result with arena_offset -1 that is not a model output}}
     %t = tgc.kernel "E_4" (%x) {arena_offset = array<i64: -1>} : (tensor<4xf32>) -> tensor<4xf32> {
     ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
