@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# Let ccache hit across clones in different folders (CI builds a fresh one).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+
 # After the first configure, ninja re-runs cmake itself when a CMakeLists.txt
 # changes, so configuring again is only needed when build/ has no build files.
 if [[ ! -f build/build.ninja || ! -f build/CMakeCache.txt ]]; then
