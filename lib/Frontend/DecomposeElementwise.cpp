@@ -27,8 +27,39 @@ template <Unary fn> LogicalResult unaryOp(NodeContext &ctx) {
   return success();
 }
 
+/// Before opset 7, binary ops broadcast only with `broadcast` = 1, and then
+/// B's dims line up with A's from `axis` on (by default at the end, which is
+/// what numpy broadcasting does).
+Value legacyBroadcast(NodeContext &ctx, Value a, Value b) {
+  if (ctx.opset() >= 7 || !a || !b)
+    return b;
+  bool broadcast = ctx.intAttr("broadcast", 0) != 0;
+  bool hasAxis = ctx.hasAttr("axis");
+  int64_t axisAttr = ctx.intAttr("axis", 0);
+  ctx.ignoreAttr("consumed_inputs"); // opset 1 bookkeeping
+  ArrayRef<int64_t> sa = TensorBuilder::shapeOf(a), sb = TensorBuilder::shapeOf(b);
+  if (!broadcast) {
+    if (sa != sb) {
+      ctx.error() << "operands differ in shape and 'broadcast' is not set";
+      return {};
+    }
+    return b;
+  }
+  if (!hasAxis)
+    return b;
+  FailureOr<int64_t> axis = ctx.normalizeAxis(axisAttr, sa.size());
+  if (failed(axis) || *axis + sb.size() > sa.size()) {
+    ctx.error() << "B does not fit A from axis " << axisAttr;
+    return {};
+  }
+  SmallVector<int64_t> shape(sb);
+  shape.append(sa.size() - *axis - sb.size(), 1);
+  return ctx.tb().reshape(b, shape);
+}
+
 template <Binary fn> LogicalResult binaryOp(NodeContext &ctx) {
   Value a = ctx.requiredInput(0, "A"), b = ctx.requiredInput(1, "B");
+  b = legacyBroadcast(ctx, a, b);
   if (!a || !b)
     return failure();
   ctx.setResult(0, (ctx.tb().*fn)(a, b));
@@ -62,6 +93,7 @@ LogicalResult decomposeMean(NodeContext &ctx) {
 /// Pow(X, Y): Y is cast to the type of X; integer powers go through f64.
 LogicalResult decomposePow(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "X"), y = ctx.requiredInput(1, "Y");
+  y = legacyBroadcast(ctx, x, y);
   if (!x || !y)
     return failure();
   TensorBuilder &tb = ctx.tb();
@@ -71,7 +103,9 @@ LogicalResult decomposePow(NodeContext &ctx) {
     return success();
   }
   Type f64 = tb.getBuilder().getF64Type();
-  ctx.setResult(0, tb.cast(tb.pow(tb.cast(x, f64), tb.cast(y, f64)), element));
+  Value base = tb.cast(x, f64);
+  Value exponent = tb.cast(y, f64);
+  ctx.setResult(0, tb.cast(tb.pow(base, exponent), element));
   return success();
 }
 
@@ -81,7 +115,8 @@ LogicalResult decomposeLeakyRelu(NodeContext &ctx) {
   if (!x)
     return failure();
   TensorBuilder &tb = ctx.tb();
-  ctx.setResult(0, tb.where(tb.lt(x, tb.splatLike(x, 0)), tb.mul(x, alpha), x));
+  Value negative = tb.lt(x, tb.splatLike(x, 0));
+  ctx.setResult(0, tb.where(negative, tb.mul(x, alpha), x));
   return success();
 }
 
@@ -91,17 +126,27 @@ LogicalResult decomposeThresholdedRelu(NodeContext &ctx) {
   if (!x)
     return failure();
   TensorBuilder &tb = ctx.tb();
-  ctx.setResult(0, tb.where(tb.gt(x, tb.splatLike(x, alpha)), x,
-                            tb.splatLike(x, 0)));
+  Value above = tb.gt(x, tb.splatLike(x, alpha));
+  ctx.setResult(0, tb.where(above, x, tb.splatLike(x, 0)));
   return success();
 }
 
 LogicalResult decomposePRelu(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "X"), slope = ctx.requiredInput(1, "slope");
+  ctx.ignoreAttr("consumed_inputs"); // opset 1 bookkeeping
   if (!x || !slope)
     return failure();
   TensorBuilder &tb = ctx.tb();
-  ctx.setResult(0, tb.where(tb.lt(x, tb.splatLike(x, 0)), tb.mul(x, slope), x));
+  // Before opset 7 a 1-D slope is per channel (dim 1), not per last dim.
+  int64_t rank = TensorBuilder::rankOf(x);
+  if (ctx.opset() < 7 && TensorBuilder::rankOf(slope) == 1 && rank > 2 &&
+      TensorBuilder::shapeOf(slope)[0] == TensorBuilder::shapeOf(x)[1]) {
+    SmallVector<int64_t> shape(rank - 1, 1);
+    shape[0] = TensorBuilder::shapeOf(slope)[0];
+    slope = tb.reshape(slope, shape);
+  }
+  Value negative = tb.lt(x, tb.splatLike(x, 0));
+  ctx.setResult(0, tb.where(negative, tb.mul(x, slope), x));
   return success();
 }
 
@@ -112,7 +157,8 @@ LogicalResult decomposeElu(NodeContext &ctx) {
     return failure();
   TensorBuilder &tb = ctx.tb();
   Value negative = tb.mul(tb.sub(tb.exp(x), 1.0), alpha);
-  ctx.setResult(0, tb.where(tb.lt(x, tb.splatLike(x, 0)), negative, x));
+  Value below = tb.lt(x, tb.splatLike(x, 0));
+  ctx.setResult(0, tb.where(below, negative, x));
   return success();
 }
 
@@ -132,7 +178,8 @@ LogicalResult decomposeSelu(NodeContext &ctx) {
 /// max(0, min(1, alpha * x + beta))
 Value hardSigmoid(TensorBuilder &tb, Value x, double alpha, double beta) {
   Value linear = tb.add(tb.mul(x, alpha), beta);
-  return tb.max(tb.min(linear, tb.splatLike(x, 1)), tb.splatLike(x, 0));
+  Value capped = tb.min(linear, tb.splatLike(x, 1));
+  return tb.max(capped, tb.splatLike(x, 0));
 }
 
 LogicalResult decomposeHardSigmoid(NodeContext &ctx) {
@@ -235,7 +282,8 @@ LogicalResult decomposeMod(NodeContext &ctx) {
     return success();
   }
   Value zero = tb.splatLike(x, 0);
-  Value signsDiffer = tb.logicalXor(tb.lt(rem, zero), tb.lt(y, zero));
+  Value remNegative = tb.lt(rem, zero);
+  Value signsDiffer = tb.logicalXor(remNegative, tb.lt(y, zero));
   Value adjust = tb.logicalAnd(tb.ne(rem, zero), signsDiffer);
   ctx.setResult(0, tb.where(adjust, tb.add(rem, y), rem));
   return success();

@@ -29,6 +29,8 @@ LogicalResult decomposeGemm(NodeContext &ctx) {
   double beta = ctx.floatAttr("beta", 1.0f);
   bool transA = ctx.intAttr("transA", 0) != 0;
   bool transB = ctx.intAttr("transB", 0) != 0;
+  // Before opset 7: whether C may broadcast; numpy broadcasting covers both.
+  ctx.intAttr("broadcast", 0);
   if (!a || !b)
     return failure();
   TensorBuilder &tb = ctx.tb();
@@ -281,7 +283,8 @@ LogicalResult decomposeBatchNorm(NodeContext &ctx) {
   Value invStd = tb.recip(tb.sqrt(tb.add(var, epsilon)));
   Value factor = perChannel(tb, tb.mul(scale, invStd), rank);
   Value centered = tb.sub(x, perChannel(tb, mean, rank));
-  ctx.setResult(0, tb.add(tb.mul(centered, factor), perChannel(tb, bias, rank)));
+  Value scaled = tb.mul(centered, factor);
+  ctx.setResult(0, tb.add(scaled, perChannel(tb, bias, rank)));
   return success();
 }
 
@@ -299,8 +302,8 @@ LogicalResult decomposeInstanceNorm(NodeContext &ctx) {
   Value centered = tb.sub(x, tb.mean(x, axes, true));
   Value var = tb.mean(tb.mul(centered, centered), axes, true);
   Value normalized = tb.mul(centered, tb.recip(tb.sqrt(tb.add(var, epsilon))));
-  ctx.setResult(0, tb.add(tb.mul(normalized, perChannel(tb, scale, rank)),
-                          perChannel(tb, bias, rank)));
+  Value scaled = tb.mul(normalized, perChannel(tb, scale, rank));
+  ctx.setResult(0, tb.add(scaled, perChannel(tb, bias, rank)));
   return success();
 }
 

@@ -122,8 +122,20 @@ FailureOr<std::optional<SmallVector<int64_t>>> axesOf(NodeContext &ctx) {
   return ctx.constInts(1, "axes");
 }
 
+/// Squeeze/Unsqueeze whose axes are computed at run time: they only move
+/// dims of size 1, so the static result type says everything.
+bool reshapesByResultType(NodeContext &ctx, Value x) {
+  Value axes = ctx.opset() >= 13 ? ctx.input(1) : Value();
+  if (!x || !axes || axes.getDefiningOp<ConstOp>())
+    return false;
+  ctx.setResult(0, ctx.tb().reshape(x, ctx.resultType(0).getShape()));
+  return true;
+}
+
 LogicalResult decomposeSqueeze(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "data");
+  if (reshapesByResultType(ctx, x))
+    return success();
   auto axes = axesOf(ctx);
   if (!x || failed(axes))
     return failure();
@@ -154,6 +166,8 @@ LogicalResult decomposeSqueeze(NodeContext &ctx) {
 
 LogicalResult decomposeUnsqueeze(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "data");
+  if (reshapesByResultType(ctx, x))
+    return success();
   auto axes = axesOf(ctx);
   if (!x || failed(axes))
     return failure();
@@ -329,6 +343,15 @@ LogicalResult decomposeGather(NodeContext &ctx) {
       }
       return reshapeToResult(ctx, picked, outShape);
     }
+    // Irregular constant indices: the one-hot below, with them normalized
+    // here rather than at run time.
+    if (idx != **values) {
+      auto type = llvm::cast<RankedTensorType>(indices.getType());
+      SmallVector<Attribute> normalized;
+      for (int64_t i : idx)
+        normalized.push_back(IntegerAttr::get(type.getElementType(), i));
+      indices = tb.constant(DenseElementsAttr::get(type, normalized));
+    }
   }
 
   // One-hot over [A..., Q..., n, B...], summed over n.
@@ -351,8 +374,10 @@ LogicalResult decomposeGather(NodeContext &ctx) {
   rangeView.append(rank - *axis - 1, 1);
 
   Value idx = indices;
-  Value zero = tb.splatLike(idx, 0);
-  idx = tb.where(tb.lt(idx, zero), tb.add(idx, tb.splatLike(idx, n)), idx);
+  if (!idx.getDefiningOp<ConstOp>()) {
+    Value negative = tb.lt(idx, tb.splatLike(idx, 0));
+    idx = tb.where(negative, tb.add(idx, tb.splatLike(idx, n)), idx);
+  }
   Value range = tb.reshape(
       tb.arange(n, TensorBuilder::elementTypeOf(indices)), rangeView);
   Value hit = tb.eq(tb.reshape(idx, indexView), range);
@@ -446,13 +471,43 @@ LogicalResult decomposeSplit(NodeContext &ctx) {
   return success();
 }
 
-/// Pad in constant mode; pads may be negative (a shrink).
+/// Edge and reflect padding of one axis: the borders are views of `x`
+/// (repeated edge elements, or mirrored ones) concatenated around it.
+Value padBorders(TensorBuilder &tb, Value x, int64_t axis, int64_t low,
+                 int64_t high, bool reflect) {
+  int64_t dim = TensorBuilder::shapeOf(x)[axis];
+  auto piece = [&](int64_t begin, int64_t end) {
+    SmallVector<int64_t> b(TensorBuilder::rankOf(x), 0),
+        e(TensorBuilder::shapeOf(x));
+    b[axis] = begin;
+    e[axis] = end;
+    return tb.shrink(x, b, e);
+  };
+  auto border = [&](int64_t count, bool atStart) -> Value {
+    if (reflect)
+      return atStart ? tb.flip(piece(1, 1 + count), {axis})
+                     : tb.flip(piece(dim - 1 - count, dim - 1), {axis});
+    Value edge = atStart ? piece(0, 1) : piece(dim - 1, dim);
+    SmallVector<int64_t> shape(TensorBuilder::shapeOf(x));
+    shape[axis] = count;
+    return tb.expand(edge, shape);
+  };
+  SmallVector<Value> parts;
+  if (low > 0)
+    parts.push_back(border(low, true));
+  parts.push_back(x);
+  if (high > 0)
+    parts.push_back(border(high, false));
+  return tb.concat(parts, axis);
+}
+
+/// Pad: constant, edge or reflect mode; negative pads shrink.
 LogicalResult decomposePad(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "data");
   std::string mode = ctx.strAttr("mode", "constant");
   if (!x)
     return failure();
-  if (mode != "constant") {
+  if (mode != "constant" && mode != "edge" && mode != "reflect") {
     ctx.error() << "mode '" << mode << "' is not supported";
     return failure();
   }
@@ -482,10 +537,10 @@ LogicalResult decomposePad(NodeContext &ctx) {
         return failure();
       axes = *normalized;
     }
+    // A constant zero needs no mask; any other value is selected as is.
     if (Value value = ctx.input(2)) {
-      if (std::optional<double> c = ctx.constScalar(2))
-        fillValue = *c;
-      else
+      std::optional<double> c = ctx.constScalar(2);
+      if (!c || *c != 0 || std::signbit(*c))
         fill = value;
     }
   }
@@ -502,8 +557,33 @@ LogicalResult decomposePad(NodeContext &ctx) {
     low[axis] = pads[i];
     high[axis] = pads[axes.size() + i];
   }
-  ctx.setResult(0, fill ? tb.pad(x, low, high, fill)
-                        : tb.pad(x, low, high, fillValue));
+  if (mode == "constant") {
+    ctx.setResult(0, fill ? tb.pad(x, low, high, fill)
+                          : tb.pad(x, low, high, fillValue));
+    return success();
+  }
+  // Negative pads shrink first; then each axis grows its borders.
+  SmallVector<int64_t> shrinkLow, shrinkHigh;
+  for (int64_t i = 0; i < rank; ++i) {
+    shrinkLow.push_back(std::min<int64_t>(0, low[i]));
+    shrinkHigh.push_back(std::min<int64_t>(0, high[i]));
+  }
+  Value result = tb.pad(x, shrinkLow, shrinkHigh);
+  bool reflect = mode == "reflect";
+  for (int64_t axis = 0; axis < rank && result; ++axis) {
+    int64_t l = std::max<int64_t>(0, low[axis]);
+    int64_t h = std::max<int64_t>(0, high[axis]);
+    int64_t dim = TensorBuilder::shapeOf(result)[axis];
+    if (l == 0 && h == 0)
+      continue;
+    if (dim == 0 || (reflect && (l >= dim || h >= dim))) {
+      ctx.error() << mode << " padding of " << l << " and " << h
+                  << " does not fit dim " << axis << " of size " << dim;
+      return failure();
+    }
+    result = padBorders(tb, result, axis, l, h, reflect);
+  }
+  ctx.setResult(0, result);
   return success();
 }
 

@@ -27,8 +27,10 @@ std::string checkModel(const onnx::ModelProto &model) {
 std::string inferShapes(onnx::ModelProto &model) {
   try {
     // Strict mode: a node whose inference fails is an error, not a silently
-    // unknown shape (tgc needs every shape).
-    onnx::ShapeInferenceOptions options(/*check_type_val=*/true,
+    // unknown shape (tgc needs every shape). Types are not checked against
+    // the schemas: old exporters wrote e.g. int64 Constants at opsets whose
+    // Constant allowed only floats, and the checker has seen the model.
+    onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
                                         /*strict_mode_val=*/1,
                                         /*data_prop_val=*/false);
     onnx::shape_inference::InferShapes(

@@ -73,7 +73,11 @@ TypedAttr TensorBuilder::scalarAttr(Type element, double value) {
 }
 
 Value TensorBuilder::constant(ElementsAttr value) {
-  return builder.create<ConstOp>(loc, value).getResult();
+  // One op per distinct constant of a node (they all precede it).
+  Value &cached = constants[value];
+  if (!cached)
+    cached = builder.create<ConstOp>(loc, value).getResult();
+  return cached;
 }
 
 Value TensorBuilder::splat(Type element, ArrayRef<int64_t> shape,
@@ -474,8 +478,11 @@ Value TensorBuilder::min(Value a, Value b) {
     return {};
   // -max(-a, -b) is exact for floats, NaN included; negating integers can
   // overflow, so they select.
-  if (isFloat(a))
-    return neg(max(neg(a), neg(b)));
+  if (isFloat(a)) {
+    Value negA = neg(a);
+    Value negB = neg(b);
+    return neg(max(negA, negB));
+  }
   if (failed(broadcastPair(a, b)))
     return {};
   return where(lt(a, b), a, b);
@@ -488,7 +495,12 @@ template <typename OpT> static Value unary(OpBuilder &builder, Location loc,
   return builder.create<OpT>(loc, x.getType(), x).getResult();
 }
 
-Value TensorBuilder::neg(Value x) { return unary<NegOp>(builder, loc, x); }
+Value TensorBuilder::neg(Value x) {
+  // -(-y) = y, exactly (min of floats negates twice).
+  if (auto inner = x ? x.getDefiningOp<NegOp>() : NegOp())
+    return inner.getSrc();
+  return unary<NegOp>(builder, loc, x);
+}
 Value TensorBuilder::recip(Value x) { return unary<RecipOp>(builder, loc, x); }
 Value TensorBuilder::sqrt(Value x) { return unary<SqrtOp>(builder, loc, x); }
 Value TensorBuilder::exp2(Value x) { return unary<Exp2Op>(builder, loc, x); }
@@ -508,14 +520,16 @@ Value TensorBuilder::floor(Value x) {
   if (!x || !isFloat(x))
     return x;
   Value t = trunc(x);
-  return where(lt(x, t), sub(t, 1.0), t);
+  Value below = lt(x, t);
+  return where(below, sub(t, 1.0), t);
 }
 
 Value TensorBuilder::ceil(Value x) {
   if (!x || !isFloat(x))
     return x;
   Value t = trunc(x);
-  return where(lt(t, x), add(t, 1.0), t);
+  Value above = lt(t, x);
+  return where(above, add(t, 1.0), t);
 }
 
 Value TensorBuilder::round(Value x) {
@@ -526,9 +540,11 @@ Value TensorBuilder::round(Value x) {
   Value frac = sub(x, f);
   Value up = add(f, 1.0);
   Value half = splatLike(x, 0.5);
-  Value odd = eq(sub(f, mul(floor(mul(f, 0.5)), 2.0)), splatLike(x, 1.0));
-  return where(gt(frac, half), up,
-               where(lt(frac, half), f, where(odd, up, f)));
+  Value parity = sub(f, mul(floor(mul(f, 0.5)), 2.0));
+  Value odd = eq(parity, splatLike(x, 1.0));
+  Value tie = where(odd, up, f);
+  Value roundDown = where(lt(frac, half), f, tie);
+  return where(gt(frac, half), up, roundDown);
 }
 
 Value TensorBuilder::abs(Value x) {
@@ -550,7 +566,8 @@ Value TensorBuilder::abs(Value x) {
   }
   if (element.isUnsignedInteger() || element.isInteger(1))
     return x;
-  return where(lt(x, splatLike(x, 0)), neg(x), x);
+  Value negative = lt(x, splatLike(x, 0));
+  return where(negative, neg(x), x);
 }
 
 Value TensorBuilder::sign(Value x) {
@@ -558,10 +575,13 @@ Value TensorBuilder::sign(Value x) {
     return {};
   // The last branch returns x itself: +-0 keep their sign and NaN stays NaN.
   Value zero = splatLike(x, 0);
+  Value positive = gt(x, zero);
+  Value one = splatLike(x, 1);
   if (elementTypeOf(x).isUnsignedInteger())
-    return where(gt(x, zero), splatLike(x, 1), x);
-  return where(gt(x, zero), splatLike(x, 1),
-               where(lt(x, zero), splatLike(x, -1), x));
+    return where(positive, one, x);
+  Value negative = lt(x, zero);
+  Value notPositive = where(negative, splatLike(x, -1), x);
+  return where(positive, one, notPositive);
 }
 
 Value TensorBuilder::relu(Value x) { return max(x, splatLike(x, 0)); }
@@ -587,8 +607,11 @@ Value TensorBuilder::erf(Value x) {
   for (int i = 3; i >= 0; --i)
     poly = add(mul(poly, t), a[i]);
   poly = mul(poly, t);
-  Value y = sub(splatLike(x, 1.0), mul(poly, exp(neg(mul(ax, ax)))));
-  return where(lt(x, splatLike(x, 0)), neg(y), y);
+  Value gauss = exp(neg(mul(ax, ax)));
+  Value one = splatLike(x, 1.0);
+  Value y = sub(one, mul(poly, gauss));
+  Value negative = lt(x, splatLike(x, 0));
+  return where(negative, neg(y), y);
 }
 
 Value TensorBuilder::lt(Value a, Value b) { return compare<CmpltOp>(a, b); }
@@ -599,8 +622,10 @@ Value TensorBuilder::le(Value a, Value b) {
   if (!a || !b)
     return {};
   // not(b < a) would be true for NaN.
-  if (isFloat(a))
-    return logicalOr(lt(a, b), eq(a, b));
+  if (isFloat(a)) {
+    Value less = lt(a, b);
+    return logicalOr(less, eq(a, b));
+  }
   return logicalNot(lt(b, a));
 }
 

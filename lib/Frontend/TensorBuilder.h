@@ -19,6 +19,7 @@
 #include "IR/TgcOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
 #include <functional>
 
 namespace mlir::tgc {
@@ -192,6 +193,7 @@ private:
   OpBuilder &builder;
   Location loc;
   ErrorFn errorFn;
+  llvm::DenseMap<Attribute, Value> constants;
 };
 
 } // namespace mlir::tgc

@@ -150,8 +150,9 @@ Value TensorBuilder::matmul(Value a, Value b) {
   order.append({(int64_t)sb.size() - 1, (int64_t)sb.size() - 2});
   SmallVector<int64_t> bShape(sb.drop_back(2));
   bShape.append({1, m, k});
-  Value product =
-      mul(reshape(a, aShape), reshape(permute(b, order), bShape));
+  Value lhs = reshape(a, aShape);
+  Value rhs = reshape(permute(b, order), bShape);
+  Value product = mul(lhs, rhs);
   Value result = sum(product, {product ? rankOf(product) - 1 : 0}, false);
   if (!result || (!vecA && !vecB))
     return result;

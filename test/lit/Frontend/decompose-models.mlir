@@ -1,0 +1,38 @@
+// The bundled models decompose completely: no tgc.onnx_node is left, and
+// only graph-level primitives remain.
+// RUN: tgc-translate --import-onnx %models/mlp/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=MLP
+// RUN: tgc-translate --import-onnx %models/cnn/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=CNN
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=RES
+// RUN: tgc-translate --import-onnx %models/transformer/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=TRF
+
+// MLP-LABEL: func.func @main(
+// MLP-NOT: tgc.onnx_node
+// MLP-COUNT-3: tgc.reduce_axis add
+// MLP-NOT: tgc.onnx_node
+// MLP: return %{{.*}} : tensor<1x10xf32>
+
+// Two convolutions, each a sum over (cin, kh, kw); two 2x2 max pools.
+// CNN-LABEL: func.func @main(
+// CNN-NOT: tgc.onnx_node
+// CNN: tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x8x28x28x1x3x3xf32>
+// CNN: tgc.reduce_axis max %{{.*}} [4, 5] : tensor<1x8x14x14x2x2xf32>
+// CNN: tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x16x14x14x8x3x3xf32>
+// CNN: tgc.reduce_axis max %{{.*}} [4, 5] : tensor<1x16x7x7x2x2xf32>
+// CNN-NOT: tgc.onnx_node
+// CNN: return
+
+// RES-LABEL: func.func @main(
+// RES-NOT: tgc.onnx_node
+// RES-COUNT-2: tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x64x56x56x64x3x3xf32>
+// RES-NOT: tgc.onnx_node
+// RES: return
+
+// Attention: QK^T, softmax, AV; the GELU's erf; two layer norms.
+// TRF-LABEL: func.func @main(
+// TRF-NOT: tgc.onnx_node
+// TRF: tgc.reduce_axis add %{{.*}} [3] : tensor<4x128x128x64xf32> -> tensor<4x128x128x1xf32>
+// TRF: tgc.reduce_axis max %{{.*}} [2] : tensor<4x128x128xf32> -> tensor<4x128x1xf32>
+// TRF: tgc.reduce_axis add %{{.*}} [3] : tensor<4x128x64x128xf32> -> tensor<4x128x64x1xf32>
+// TRF: tgc.bitcast %{{.*}} : tensor<1x128x1024xf32> to tensor<1x128x1024xui32>
+// TRF-NOT: tgc.onnx_node
+// TRF: return %{{.*}} : tensor<1x128x256xf32>
