@@ -27,6 +27,7 @@ static const DecompositionTable &getDecompositions() {
     addReduceDecompositions(t);
     addNNDecompositions(t);
     addShapeDecompositions(t);
+    addIndexingDecompositions(t);
     return t;
   }();
   return table;
@@ -105,8 +106,7 @@ static LogicalResult decomposeNode(OnnxNodeOp node) {
   if (failed(fn))
     return failure();
   bool ok = succeeded((*fn)(ctx)) && !ctx.hasFailed() &&
-            succeeded(ctx.checkAllUnderstood()) &&
-            succeeded(checkResults(ctx));
+            succeeded(ctx.checkAllUnderstood()) && succeeded(checkResults(ctx));
 
   // The ops built for the node sit between `before` and the node; later
   // ones use earlier ones, so they are visited in reverse.
@@ -116,8 +116,7 @@ static LogicalResult decomposeNode(OnnxNodeOp node) {
        op != node.getOperation(); op = op->getNextNode())
     built.push_back(op);
   if (ok) {
-    for (auto [result, value] :
-         llvm::zip(node->getResults(), ctx.getResults()))
+    for (auto [result, value] : llvm::zip(node->getResults(), ctx.getResults()))
       if (value)
         result.replaceAllUsesWith(value);
     node->erase();

@@ -37,7 +37,8 @@ Value legacyBroadcast(NodeContext &ctx, Value a, Value b) {
   bool hasAxis = ctx.hasAttr("axis");
   int64_t axisAttr = ctx.intAttr("axis", 0);
   ctx.ignoreAttr("consumed_inputs"); // opset 1 bookkeeping
-  ArrayRef<int64_t> sa = TensorBuilder::shapeOf(a), sb = TensorBuilder::shapeOf(b);
+  ArrayRef<int64_t> sa = TensorBuilder::shapeOf(a),
+                    sb = TensorBuilder::shapeOf(b);
   if (!broadcast) {
     if (sa != sb) {
       ctx.error() << "operands differ in shape and 'broadcast' is not set";
@@ -328,8 +329,8 @@ LogicalResult decomposeIsInf(NodeContext &ctx) {
   if (!x)
     return failure();
   TensorBuilder &tb = ctx.tb();
-  Value result = tb.splat(tb.getBuilder().getI1Type(),
-                          TensorBuilder::shapeOf(x), 0);
+  Value result =
+      tb.splat(tb.getBuilder().getI1Type(), TensorBuilder::shapeOf(x), 0);
   if (negative)
     result = tb.logicalOr(result, tb.eq(x, tb.splatLike(x, -INFINITY)));
   if (positive)

@@ -77,9 +77,9 @@ spatialPads(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
     // or the beginning (LOWER).
     for (size_t i = 0; i < n; ++i) {
       int64_t out = (in[i] + strides[i] - 1) / strides[i];
-      int64_t total = std::max<int64_t>(
-          0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 -
-                 in[i]);
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * strides[i] +
+                                   (kernel[i] - 1) * dilations[i] + 1 - in[i]);
       int64_t small = total / 2;
       low[i] = autoPad == "SAME_UPPER" ? small : total - small;
       high[i] = total - low[i];
@@ -98,8 +98,8 @@ FailureOr<SmallVector<int64_t>> perDim(NodeContext &ctx, StringRef name,
   if (!values)
     return SmallVector<int64_t>(n, dflt);
   if (values->size() != n) {
-    ctx.error() << "'" << name << "' has " << values->size()
-                << " values for " << n << " spatial dims";
+    ctx.error() << "'" << name << "' has " << values->size() << " values for "
+                << n << " spatial dims";
     return failure();
   }
   return *values;
@@ -188,8 +188,8 @@ template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
   for (size_t i = 0; i < n; ++i) {
     low.push_back(pads->first[i]);
     high.push_back(pads->second[i]);
-    int64_t covered = (out[i] - 1) * (*strides)[i] +
-                      ((*kernel)[i] - 1) * (*dilations)[i] + 1;
+    int64_t covered =
+        (out[i] - 1) * (*strides)[i] + ((*kernel)[i] - 1) * (*dilations)[i] + 1;
     extra.push_back(
         std::max<int64_t>(0, covered - (in[i] + low.back() + high.back())));
   }
@@ -212,9 +212,8 @@ template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
   Value total = tb.sum(windows, windowAxes, false);
   bool padded = llvm::any_of(llvm::concat<int64_t>(low, high, extra),
                              [](int64_t p) { return p != 0; });
-  if (!padded || (includePad && llvm::all_of(extra, [](int64_t p) {
-                    return p == 0;
-                  }))) {
+  if (!padded ||
+      (includePad && llvm::all_of(extra, [](int64_t p) { return p == 0; }))) {
     int64_t count = 1;
     for (int64_t k : *kernel)
       count *= k;
@@ -222,10 +221,11 @@ template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
     return success();
   }
   Value ones = tb.splatLike(x, 1);
-  Value counted = includePad ? tb.pad(ones, low, high, 1.0) : tb.pad(ones, low, high);
-  Value counts = tb.sum(tb.pool(tb.pad(counted, none, extra), *kernel,
-                                *strides, *dilations),
-                        windowAxes, false);
+  Value counted =
+      includePad ? tb.pad(ones, low, high, 1.0) : tb.pad(ones, low, high);
+  Value counts = tb.sum(
+      tb.pool(tb.pad(counted, none, extra), *kernel, *strides, *dilations),
+      windowAxes, false);
   ctx.setResult(0, tb.div(total, counts));
   return success();
 }
@@ -238,7 +238,8 @@ template <bool isMax> LogicalResult decomposeGlobalPool(NodeContext &ctx) {
   for (int64_t i = 2; i < TensorBuilder::rankOf(x); ++i)
     axes.push_back(i);
   TensorBuilder &tb = ctx.tb();
-  ctx.setResult(0, isMax ? tb.reduceMax(x, axes, true) : tb.mean(x, axes, true));
+  ctx.setResult(0,
+                isMax ? tb.reduceMax(x, axes, true) : tb.mean(x, axes, true));
   return success();
 }
 
@@ -259,8 +260,8 @@ LogicalResult decomposeBatchNorm(NodeContext &ctx) {
   Value mean = ctx.requiredInput(3, "input_mean");
   Value var = ctx.requiredInput(4, "input_var");
   double epsilon = ctx.floatAttr("epsilon", 1e-5f);
-  ctx.ignoreAttr("momentum");          // only updates running statistics
-  ctx.ignoreAttr("consumed_inputs");   // opset 1 bookkeeping
+  ctx.ignoreAttr("momentum");        // only updates running statistics
+  ctx.ignoreAttr("consumed_inputs"); // opset 1 bookkeeping
   bool isTest = ctx.intAttr("is_test", 1) != 0;
   bool training = ctx.intAttr("training_mode", 0) != 0;
   if (!isTest || training) {
@@ -289,7 +290,8 @@ LogicalResult decomposeBatchNorm(NodeContext &ctx) {
 }
 
 LogicalResult decomposeInstanceNorm(NodeContext &ctx) {
-  Value x = ctx.requiredInput(0, "input"), scale = ctx.requiredInput(1, "scale");
+  Value x = ctx.requiredInput(0, "input"),
+        scale = ctx.requiredInput(1, "scale");
   Value bias = ctx.requiredInput(2, "B");
   double epsilon = ctx.floatAttr("epsilon", 1e-5f);
   if (!x || !scale || !bias)

@@ -124,8 +124,8 @@ template <bool isMax> LogicalResult decomposeArg(NodeContext &ctx) {
   Type index = ctx.resultType(0).getElementType();
   int64_t n = TensorBuilder::shapeOf(x)[*axis];
 
-  Value extreme = isMax ? tb.reduceMax(x, {*axis}, true)
-                        : tb.reduceMin(x, {*axis}, true);
+  Value extreme =
+      isMax ? tb.reduceMax(x, {*axis}, true) : tb.reduceMin(x, {*axis}, true);
   Value hit = tb.eq(x, extreme);
   // First index: max of (n-1-i) over the hits, then n-1 minus that.
   // Last index: max of i over the hits.
@@ -135,8 +135,7 @@ template <bool isMax> LogicalResult decomposeArg(NodeContext &ctx) {
   SmallVector<int64_t> along(rank, 1);
   along[*axis] = n;
   positions = tb.reshape(positions, along);
-  Value picked =
-      tb.where(hit, positions, tb.splat(index, along, 0));
+  Value picked = tb.where(hit, positions, tb.splat(index, along, 0));
   Value best = tb.reduceMax(picked, {*axis}, keepdim);
   if (!last)
     best = tb.sub(tb.splatLike(best, n - 1), best);

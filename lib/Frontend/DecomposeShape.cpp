@@ -1,11 +1,10 @@
-//===- DecomposeShape.cpp - shape and data-movement ONNX ops ----*- C++ -*-===//
+//===- DecomposeShape.cpp - reshapes, transposes, known values --*- C++ -*-===//
 //
-// Reshape, Transpose, Flatten, Squeeze, Unsqueeze, Concat, Slice, Gather,
-// Expand, Tile, Split, Pad, DepthToSpace/SpaceToDepth, and the ops whose
-// value is known from static shapes (Shape, Size, ConstantOfShape, Range).
-// Every result type is static, so the target shape of a reshape-like op is
-// the node's result type; where the ONNX inputs say the shape too, it is
-// checked against it.
+// Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Expand, Tile,
+// DepthToSpace/SpaceToDepth, and the ops whose value is known from static
+// shapes (Shape, Size, ConstantOfShape, Range). Every result type is
+// static, so the target shape of a reshape-like op is the node's result
+// type; where the ONNX inputs say the shape too, it is checked against it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,27 +16,6 @@ using namespace mlir;
 using namespace mlir::tgc;
 
 namespace {
-
-std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? ", " : "") + std::to_string(d);
-  return s + "]";
-}
-
-/// Reshapes `x` to the node's result type after checking that the shape
-/// the op computes, `expected`, agrees with it.
-LogicalResult reshapeToResult(NodeContext &ctx, Value x,
-                              ArrayRef<int64_t> expected) {
-  ArrayRef<int64_t> declared = ctx.resultType(0).getShape();
-  if (expected != declared) {
-    ctx.error() << "computes shape " << shapeString(expected)
-                << " but the node declares " << shapeString(declared);
-    return failure();
-  }
-  ctx.setResult(0, ctx.tb().reshape(x, declared));
-  return success();
-}
 
 LogicalResult decomposeReshape(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "data");
@@ -94,7 +72,7 @@ LogicalResult decomposeReshape(NodeContext &ctx) {
   int64_t total = TensorBuilder::numElements(in);
   if (inferred >= 0)
     shape[inferred] = known == 0 ? 0 : total / known;
-  return reshapeToResult(ctx, x, shape);
+  return ctx.setReshapedResult(x, shape);
 }
 
 LogicalResult decomposeFlatten(NodeContext &ctx) {
@@ -110,9 +88,9 @@ LogicalResult decomposeFlatten(NodeContext &ctx) {
     return failure();
   }
   int64_t a = axisAttr < 0 ? axisAttr + rank : axisAttr;
-  return reshapeToResult(ctx, x,
-                         {TensorBuilder::numElements(in.take_front(a)),
-                          TensorBuilder::numElements(in.drop_front(a))});
+  return ctx.setReshapedResult(x,
+                               {TensorBuilder::numElements(in.take_front(a)),
+                                TensorBuilder::numElements(in.drop_front(a))});
 }
 
 /// Squeeze/Unsqueeze axes: an attribute before opset 13, an input since.
@@ -148,8 +126,7 @@ LogicalResult decomposeSqueeze(NodeContext &ctx) {
     drop = *normalized;
     for (int64_t axis : drop)
       if (in[axis] != 1) {
-        ctx.error() << "cannot squeeze dim " << axis << " of size "
-                    << in[axis];
+        ctx.error() << "cannot squeeze dim " << axis << " of size " << in[axis];
         return failure();
       }
   } else {
@@ -161,7 +138,7 @@ LogicalResult decomposeSqueeze(NodeContext &ctx) {
   for (auto [i, d] : llvm::enumerate(in))
     if (!llvm::is_contained(drop, (int64_t)i))
       shape.push_back(d);
-  return reshapeToResult(ctx, x, shape);
+  return ctx.setReshapedResult(x, shape);
 }
 
 LogicalResult decomposeUnsqueeze(NodeContext &ctx) {
@@ -184,7 +161,7 @@ LogicalResult decomposeUnsqueeze(NodeContext &ctx) {
   const int64_t *next = in.begin();
   for (int64_t i = 0; i < rank; ++i)
     shape.push_back(llvm::is_contained(*normalized, i) ? 1 : *next++);
-  return reshapeToResult(ctx, x, shape);
+  return ctx.setReshapedResult(x, shape);
 }
 
 LogicalResult decomposeTranspose(NodeContext &ctx) {
@@ -205,189 +182,6 @@ LogicalResult decomposeTranspose(NodeContext &ctx) {
   }
   ctx.setResult(0, ctx.tb().permute(x, order));
   return success();
-}
-
-LogicalResult decomposeConcat(NodeContext &ctx) {
-  SmallVector<Value> parts = ctx.allInputs();
-  int64_t axisAttr = ctx.intAttr("axis", 0);
-  if (!ctx.hasAttr("axis") || parts.empty()) {
-    ctx.error() << "needs inputs and an axis";
-    return failure();
-  }
-  auto axis = ctx.normalizeAxis(axisAttr, TensorBuilder::rankOf(parts[0]));
-  if (failed(axis))
-    return failure();
-  ctx.setResult(0, ctx.tb().concat(parts, *axis));
-  return success();
-}
-
-/// Slice with ONNX's clamping; negative steps read backwards (a flip).
-LogicalResult decomposeSlice(NodeContext &ctx) {
-  Value x = ctx.requiredInput(0, "data");
-  if (!x)
-    return failure();
-  SmallVector<int64_t> starts, ends, axes, steps;
-  if (ctx.opset() < 10) {
-    auto s = ctx.intsAttr("starts"), e = ctx.intsAttr("ends");
-    if (!s || !e) {
-      ctx.error() << "needs 'starts' and 'ends'";
-      return failure();
-    }
-    starts = *s;
-    ends = *e;
-    if (auto a = ctx.intsAttr("axes"))
-      axes = *a;
-  } else {
-    ctx.requiredInput(1, "starts");
-    ctx.requiredInput(2, "ends");
-    auto s = ctx.constInts(1, "starts"), e = ctx.constInts(2, "ends");
-    auto a = ctx.constInts(3, "axes"), st = ctx.constInts(4, "steps");
-    if (failed(s) || failed(e) || failed(a) || failed(st) || !*s || !*e)
-      return failure();
-    starts = **s;
-    ends = **e;
-    if (*a)
-      axes = **a;
-    if (*st)
-      steps = **st;
-  }
-  if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i)
-      axes.push_back(i);
-  if (steps.empty())
-    steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() ||
-      steps.size() != starts.size()) {
-    ctx.error() << "starts, ends, axes and steps differ in length";
-    return failure();
-  }
-  int64_t rank = TensorBuilder::rankOf(x);
-  auto normalized = ctx.normalizeAxes(axes, rank);
-  if (failed(normalized))
-    return failure();
-  Value result = x;
-  for (size_t i = 0; i < starts.size(); ++i) {
-    int64_t axis = (*normalized)[i], step = steps[i];
-    int64_t dim = TensorBuilder::shapeOf(x)[axis];
-    if (step == 0) {
-      ctx.error() << "step 0 on axis " << axis;
-      return failure();
-    }
-    int64_t start = starts[i] < 0 ? starts[i] + dim : starts[i];
-    int64_t end = ends[i] < 0 ? ends[i] + dim : ends[i];
-    int64_t count = 0;
-    if (dim > 0 && step > 0) {
-      start = std::clamp<int64_t>(start, 0, dim);
-      end = std::clamp<int64_t>(end, 0, dim);
-      count = end > start ? (end - start + step - 1) / step : 0;
-    } else if (dim > 0) {
-      start = std::clamp<int64_t>(start, 0, dim - 1);
-      end = std::clamp<int64_t>(end, -1, dim - 1);
-      count = start > end ? (start - end - step - 1) / -step : 0;
-    }
-    if (count == 0)
-      start = 0;
-    result = ctx.tb().stride(result, axis, start, count, count ? step : 1);
-  }
-  ctx.setResult(0, result);
-  return success();
-}
-
-/// Gather with constant indices in arithmetic progression: a strided
-/// slice. Otherwise tinygrad's one-hot: compare the indices with an arange
-/// along the gathered axis, select, and sum the axis away.
-LogicalResult decomposeGather(NodeContext &ctx) {
-  Value data = ctx.requiredInput(0, "data");
-  Value indices = ctx.requiredInput(1, "indices");
-  int64_t axisAttr = ctx.intAttr("axis", 0);
-  if (!data || !indices)
-    return failure();
-  TensorBuilder &tb = ctx.tb();
-  int64_t rank = TensorBuilder::rankOf(data);
-  auto axis = ctx.normalizeAxis(axisAttr, rank);
-  if (failed(axis))
-    return failure();
-  ArrayRef<int64_t> dataShape = TensorBuilder::shapeOf(data);
-  ArrayRef<int64_t> indexShape = TensorBuilder::shapeOf(indices);
-  int64_t n = dataShape[*axis];
-  SmallVector<int64_t> outShape(dataShape.take_front(*axis));
-  llvm::append_range(outShape, indexShape);
-  llvm::append_range(outShape, dataShape.drop_front(*axis + 1));
-
-  if (indices.getDefiningOp<ConstOp>()) {
-    auto values = ctx.constInts(1, "indices");
-    if (failed(values))
-      return failure();
-    SmallVector<int64_t> idx = **values;
-    for (int64_t &i : idx) {
-      if (i < -n || i >= n) {
-        ctx.error() << "index " << i << " is out of range for a dim of size "
-                    << n;
-        return failure();
-      }
-      if (i < 0)
-        i += n;
-    }
-    int64_t step = idx.size() > 1 ? idx[1] - idx[0] : 1;
-    bool progression = !idx.empty();
-    for (size_t i = 1; i < idx.size(); ++i)
-      progression &= idx[i] - idx[i - 1] == step;
-    if (progression) {
-      int64_t count = idx.size();
-      Value picked = step == 0 ? tb.stride(data, *axis, idx[0], 1, 1)
-                               : tb.stride(data, *axis, idx[0], count, step);
-      if (step == 0) {
-        SmallVector<int64_t> grown(TensorBuilder::shapeOf(picked));
-        grown[*axis] = count;
-        picked = tb.expand(picked, grown);
-      }
-      return reshapeToResult(ctx, picked, outShape);
-    }
-    // Irregular constant indices: the one-hot below, with them normalized
-    // here rather than at run time.
-    if (idx != **values) {
-      auto type = llvm::cast<RankedTensorType>(indices.getType());
-      SmallVector<Attribute> normalized;
-      for (int64_t i : idx)
-        normalized.push_back(IntegerAttr::get(type.getElementType(), i));
-      indices = tb.constant(DenseElementsAttr::get(type, normalized));
-    }
-  }
-
-  // One-hot over [A..., Q..., n, B...], summed over n.
-  Value values = data;
-  Type element = TensorBuilder::elementTypeOf(data);
-  bool isBool = element.isInteger(1);
-  if (isBool) // i1 cannot be summed; gather bytes instead
-    values = tb.cast(values, tb.getBuilder().getIntegerType(8, false));
-  int64_t q = indexShape.size();
-  SmallVector<int64_t> dataView(dataShape.take_front(*axis)), indexView,
-      rangeView;
-  dataView.append(q, 1);
-  llvm::append_range(dataView, dataShape.drop_front(*axis));
-  indexView.append(*axis, 1);
-  llvm::append_range(indexView, indexShape);
-  indexView.push_back(1);
-  indexView.append(rank - *axis - 1, 1);
-  rangeView.append(*axis + q, 1);
-  rangeView.push_back(n);
-  rangeView.append(rank - *axis - 1, 1);
-
-  Value idx = indices;
-  if (!idx.getDefiningOp<ConstOp>()) {
-    Value negative = tb.lt(idx, tb.splatLike(idx, 0));
-    idx = tb.where(negative, tb.add(idx, tb.splatLike(idx, n)), idx);
-  }
-  Value range = tb.reshape(
-      tb.arange(n, TensorBuilder::elementTypeOf(indices)), rangeView);
-  Value hit = tb.eq(tb.reshape(idx, indexView), range);
-  Value view = tb.reshape(values, dataView);
-  Value picked = tb.where(hit, view, tb.splat(TensorBuilder::elementTypeOf(view),
-                                              {}, 0));
-  Value result = tb.sum(picked, {*axis + q}, false);
-  if (isBool)
-    result = tb.cast(result, element);
-  return reshapeToResult(ctx, result, outShape);
 }
 
 LogicalResult decomposeExpand(NodeContext &ctx) {
@@ -422,168 +216,6 @@ LogicalResult decomposeTile(NodeContext &ctx) {
     return failure();
   }
   ctx.setResult(0, ctx.tb().repeat(x, repeats));
-  return success();
-}
-
-/// Split: the sizes are the result types' dims along the axis; a given
-/// split (attribute, input or num_outputs) must agree with them.
-LogicalResult decomposeSplit(NodeContext &ctx) {
-  Value x = ctx.requiredInput(0, "input");
-  int64_t axisAttr = ctx.intAttr("axis", 0);
-  ctx.intAttr("num_outputs", 0);
-  if (!x)
-    return failure();
-  int64_t rank = TensorBuilder::rankOf(x);
-  auto axis = ctx.normalizeAxis(axisAttr, rank);
-  if (failed(axis))
-    return failure();
-  std::optional<SmallVector<int64_t>> given;
-  if (ctx.opset() < 13) {
-    given = ctx.intsAttr("split");
-  } else if (Value split = ctx.input(1);
-             split && split.getDefiningOp<ConstOp>()) {
-    auto values = ctx.constInts(1, "split");
-    if (failed(values))
-      return failure();
-    given = *values;
-  }
-  SmallVector<int64_t> sizes;
-  for (unsigned i = 0; i < ctx.numResults(); ++i)
-    sizes.push_back(ctx.resultType(i).getShape()[*axis]);
-  if (given && *given != sizes) {
-    ctx.error() << "split " << shapeString(*given)
-                << " differs from the output sizes " << shapeString(sizes);
-    return failure();
-  }
-  int64_t offset = 0;
-  for (unsigned i = 0; i < ctx.numResults(); ++i) {
-    SmallVector<int64_t> begin(rank, 0), end(TensorBuilder::shapeOf(x));
-    begin[*axis] = offset;
-    end[*axis] = offset + sizes[i];
-    offset += sizes[i];
-    if (offset > TensorBuilder::shapeOf(x)[*axis]) {
-      ctx.error() << "outputs are larger than the input along axis "
-                  << *axis;
-      return failure();
-    }
-    ctx.setResult(i, ctx.tb().shrink(x, begin, end));
-  }
-  return success();
-}
-
-/// Edge and reflect padding of one axis: the borders are views of `x`
-/// (repeated edge elements, or mirrored ones) concatenated around it.
-Value padBorders(TensorBuilder &tb, Value x, int64_t axis, int64_t low,
-                 int64_t high, bool reflect) {
-  int64_t dim = TensorBuilder::shapeOf(x)[axis];
-  auto piece = [&](int64_t begin, int64_t end) {
-    SmallVector<int64_t> b(TensorBuilder::rankOf(x), 0),
-        e(TensorBuilder::shapeOf(x));
-    b[axis] = begin;
-    e[axis] = end;
-    return tb.shrink(x, b, e);
-  };
-  auto border = [&](int64_t count, bool atStart) -> Value {
-    if (reflect)
-      return atStart ? tb.flip(piece(1, 1 + count), {axis})
-                     : tb.flip(piece(dim - 1 - count, dim - 1), {axis});
-    Value edge = atStart ? piece(0, 1) : piece(dim - 1, dim);
-    SmallVector<int64_t> shape(TensorBuilder::shapeOf(x));
-    shape[axis] = count;
-    return tb.expand(edge, shape);
-  };
-  SmallVector<Value> parts;
-  if (low > 0)
-    parts.push_back(border(low, true));
-  parts.push_back(x);
-  if (high > 0)
-    parts.push_back(border(high, false));
-  return tb.concat(parts, axis);
-}
-
-/// Pad: constant, edge or reflect mode; negative pads shrink.
-LogicalResult decomposePad(NodeContext &ctx) {
-  Value x = ctx.requiredInput(0, "data");
-  std::string mode = ctx.strAttr("mode", "constant");
-  if (!x)
-    return failure();
-  if (mode != "constant" && mode != "edge" && mode != "reflect") {
-    ctx.error() << "mode '" << mode << "' is not supported";
-    return failure();
-  }
-  TensorBuilder &tb = ctx.tb();
-  int64_t rank = TensorBuilder::rankOf(x);
-  SmallVector<int64_t> pads, axes;
-  Value fill;
-  double fillValue = 0;
-  if (ctx.opset() < 11) {
-    std::optional<SmallVector<int64_t>> given = ctx.intsAttr("pads");
-    if (!given) {
-      ctx.error() << "needs 'pads'";
-      return failure();
-    }
-    pads = *given;
-    fillValue = ctx.floatAttr("value", 0);
-  } else {
-    ctx.requiredInput(1, "pads");
-    auto given = ctx.constInts(1, "pads");
-    auto axesGiven = ctx.constInts(3, "axes");
-    if (failed(given) || failed(axesGiven) || !*given)
-      return failure();
-    pads = **given;
-    if (*axesGiven) {
-      auto normalized = ctx.normalizeAxes(**axesGiven, rank);
-      if (failed(normalized))
-        return failure();
-      axes = *normalized;
-    }
-    // A constant zero needs no mask; any other value is selected as is.
-    if (Value value = ctx.input(2)) {
-      std::optional<double> c = ctx.constScalar(2);
-      if (!c || *c != 0 || std::signbit(*c))
-        fill = value;
-    }
-  }
-  if (axes.empty())
-    for (int64_t i = 0; i < rank; ++i)
-      axes.push_back(i);
-  if (pads.size() != 2 * axes.size()) {
-    ctx.error() << "'pads' has " << pads.size() << " values for "
-                << axes.size() << " axes";
-    return failure();
-  }
-  SmallVector<int64_t> low(rank, 0), high(rank, 0);
-  for (auto [i, axis] : llvm::enumerate(axes)) {
-    low[axis] = pads[i];
-    high[axis] = pads[axes.size() + i];
-  }
-  if (mode == "constant") {
-    ctx.setResult(0, fill ? tb.pad(x, low, high, fill)
-                          : tb.pad(x, low, high, fillValue));
-    return success();
-  }
-  // Negative pads shrink first; then each axis grows its borders.
-  SmallVector<int64_t> shrinkLow, shrinkHigh;
-  for (int64_t i = 0; i < rank; ++i) {
-    shrinkLow.push_back(std::min<int64_t>(0, low[i]));
-    shrinkHigh.push_back(std::min<int64_t>(0, high[i]));
-  }
-  Value result = tb.pad(x, shrinkLow, shrinkHigh);
-  bool reflect = mode == "reflect";
-  for (int64_t axis = 0; axis < rank && result; ++axis) {
-    int64_t l = std::max<int64_t>(0, low[axis]);
-    int64_t h = std::max<int64_t>(0, high[axis]);
-    int64_t dim = TensorBuilder::shapeOf(result)[axis];
-    if (l == 0 && h == 0)
-      continue;
-    if (dim == 0 || (reflect && (l >= dim || h >= dim))) {
-      ctx.error() << mode << " padding of " << l << " and " << h
-                  << " does not fit dim " << axis << " of size " << dim;
-      return failure();
-    }
-    result = padBorders(tb, result, axis, l, h, reflect);
-  }
-  ctx.setResult(0, result);
   return success();
 }
 
@@ -658,8 +290,8 @@ LogicalResult decomposeSize(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "data");
   if (!x)
     return failure();
-  Value c = intConstant(
-      ctx, {TensorBuilder::numElements(TensorBuilder::shapeOf(x))});
+  Value c =
+      intConstant(ctx, {TensorBuilder::numElements(TensorBuilder::shapeOf(x))});
   if (!c) {
     ctx.error() << "result must be a scalar";
     return failure();
@@ -722,13 +354,8 @@ void mlir::tgc::addShapeDecompositions(DecompositionTable &table) {
   table["Squeeze"] = decomposeSqueeze;
   table["Unsqueeze"] = decomposeUnsqueeze;
   table["Transpose"] = decomposeTranspose;
-  table["Concat"] = decomposeConcat;
-  table["Slice"] = decomposeSlice;
-  table["Gather"] = decomposeGather;
   table["Expand"] = decomposeExpand;
   table["Tile"] = decomposeTile;
-  table["Split"] = decomposeSplit;
-  table["Pad"] = decomposePad;
   table["DepthToSpace"] = decomposeDepthSpace<true>;
   table["SpaceToDepth"] = decomposeDepthSpace<false>;
   table["Shape"] = decomposeShape;

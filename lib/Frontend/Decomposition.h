@@ -81,6 +81,9 @@ public:
   bool resultUsed(unsigned i) { return !node->getResult(i).use_empty(); }
   /// Sets the value that replaces result `i`.
   void setResult(unsigned i, Value value);
+  /// Sets result 0 to `x` reshaped to the node's result type, after checking
+  /// that the shape the op computes, `computed`, agrees with it.
+  LogicalResult setReshapedResult(Value x, ArrayRef<int64_t> computed);
   ArrayRef<Value> getResults() { return results; }
 
   /// Reports attributes and inputs the decomposition did not read.
@@ -105,6 +108,7 @@ void addElementwiseDecompositions(DecompositionTable &table);
 void addReduceDecompositions(DecompositionTable &table);
 void addNNDecompositions(DecompositionTable &table);
 void addShapeDecompositions(DecompositionTable &table);
+void addIndexingDecompositions(DecompositionTable &table);
 
 } // namespace mlir::tgc
 

@@ -15,10 +15,8 @@ using namespace mlir;
 using namespace mlir::tgc;
 
 NodeContext::NodeContext(OnnxNodeOp node, OpBuilder &opBuilder)
-    : node(node),
-      builder(opBuilder, node.getLoc(), [this] { return error(); }),
-      readInputs(node.getInputs().size()),
-      results(node->getNumResults()) {}
+    : node(node), builder(opBuilder, node.getLoc(), [this] { return error(); }),
+      readInputs(node.getInputs().size()), results(node->getNumResults()) {}
 
 std::string NodeContext::describe() {
   std::string name;
@@ -207,6 +205,25 @@ RankedTensorType NodeContext::resultType(unsigned i) {
 }
 
 void NodeContext::setResult(unsigned i, Value value) { results[i] = value; }
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+LogicalResult NodeContext::setReshapedResult(Value x,
+                                             ArrayRef<int64_t> computed) {
+  ArrayRef<int64_t> declared = resultType(0).getShape();
+  if (computed != declared) {
+    error() << "computes shape " << shapeString(computed)
+            << " but the node declares " << shapeString(declared);
+    return failure();
+  }
+  setResult(0, builder.reshape(x, declared));
+  return success();
+}
 
 LogicalResult NodeContext::checkAllUnderstood() {
   bool ok = true;

@@ -103,8 +103,9 @@ private:
 
 LogicalResult Importer::parse(StringRef bytes) {
   if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
-    return fileError() << "the model is larger than the 2 GB protobuf limit; store "
-                          "the weights as external data";
+    return fileError()
+           << "the model is larger than the 2 GB protobuf limit; store "
+              "the weights as external data";
   if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     return fileError() << "not an ONNX model, or truncated: the protobuf "
                           "parser rejected it";
@@ -138,8 +139,7 @@ LogicalResult Importer::check() {
   SmallVector<std::pair<onnx::StringStringEntryProto *, std::string>> saved;
   bool pathsOk = true;
   for (onnx::TensorProto *tensor : externalTensors(*model.mutable_graph())) {
-    FailureOr<std::string> real =
-        tensors.resolveExternalPath(*tensor, fileLoc);
+    FailureOr<std::string> real = tensors.resolveExternalPath(*tensor, fileLoc);
     if (failed(real)) {
       pathsOk = false;
       continue;
@@ -196,8 +196,7 @@ LogicalResult Importer::bindInputShapes() {
     if (hasShape && static_cast<size_t>(dims.size()) != shape.size())
       return fileError() << "input '" << input.name() << "' has rank "
                          << dims.size() << " but the shape given for it, "
-                         << formatShape(shape) << ", has rank "
-                         << shape.size();
+                         << formatShape(shape) << ", has rank " << shape.size();
     for (auto [i, d] : llvm::enumerate(shape)) {
       if (d < 0)
         return fileError() << "the shape given for input '" << input.name()
@@ -328,8 +327,8 @@ Importer::convertAttribute(const onnx::AttributeProto &attr,
     // Kept as a marker so that decompose names the node and the attribute.
     return Attribute(builder.getUnitAttr());
   default:
-    return emitError(loc) << "node '" << node.name() << "' ("
-                          << node.op_type() << "): attribute '" << attr.name()
+    return emitError(loc) << "node '" << node.name() << "' (" << node.op_type()
+                          << "): attribute '" << attr.name()
                           << "' is of a kind tgc does not import ("
                           << AttributeProto::AttributeType_Name(attr.type())
                           << ")";
@@ -354,10 +353,16 @@ LogicalResult Importer::importConstantNode(const onnx::NodeProto &node,
   } else if (name == "value_float") {
     value = DenseElementsAttr::get(RankedTensorType::get({}, f32), attr.f());
   } else if (name == "value_floats") {
-    SmallVector<float> data(attr.floats().begin(), attr.floats().end());
-    value = DenseElementsAttr::get(
-        RankedTensorType::get({(int64_t)data.size()}, f32),
-        ArrayRef<float>(data));
+    // Like a tensor value: more than 64 floats become a blob.
+    ArrayRef<float> data(attr.floats().data(), attr.floats().size());
+    FailureOr<ElementsAttr> tensor = tensors.fromBytes(
+        RankedTensorType::get({(int64_t)data.size()}, f32), node.output(0),
+        ArrayRef<char>(reinterpret_cast<const char *>(data.data()),
+                       data.size() * sizeof(float)),
+        loc, /*allowResource=*/true);
+    if (failed(tensor))
+      return failure();
+    value = *tensor;
   } else if (name == "value_int") {
     value = DenseElementsAttr::get(RankedTensorType::get({}, si64),
                                    APInt(64, attr.i(), /*isSigned=*/true));
@@ -373,9 +378,8 @@ LogicalResult Importer::importConstantNode(const onnx::NodeProto &node,
                           << "' is not supported (string and sparse "
                              "constants cannot be imported)";
   }
-  FailureOr<RankedTensorType> type =
-      staticType(node.output(0), loc,
-                 "node '" + node.name() + "' (Constant): output");
+  FailureOr<RankedTensorType> type = staticType(
+      node.output(0), loc, "node '" + node.name() + "' (Constant): output");
   if (failed(type))
     return failure();
   if (*type != value.getType())
@@ -399,8 +403,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
 
   auto opset = opsets.find(domain);
   if (opset == opsets.end())
-    return nodeError() << "its domain '" << domain
-                       << "' has no opset import";
+    return nodeError() << "its domain '" << domain << "' has no opset import";
 
   SmallVector<Value> operands;
   SmallVector<int64_t> slots;
@@ -428,8 +431,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
       return nodeError() << "output " << i
                          << " is omitted but a later one is used";
     FailureOr<RankedTensorType> type = staticType(
-        name, loc,
-        "node '" + nodeName + "' (" + node.op_type() + "): output");
+        name, loc, "node '" + nodeName + "' (" + node.op_type() + "): output");
     if (failed(type))
       return failure();
     resultTypes.push_back(*type);
@@ -574,8 +576,8 @@ void registerOnnxImportTranslation() {
          MLIRContext *context) -> OwningOpRef<Operation *> {
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-        Location loc = FileLineColLoc::get(
-            context, buffer->getBufferIdentifier(), 0, 0);
+        Location loc =
+            FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
         ImportOptions options;
         for (StringRef spec : inputShapes) {
           if (!spec.contains('=')) {

@@ -145,9 +145,9 @@ broadcastShapes(ArrayRef<SmallVector<int64_t>> shapes) {
 }
 
 /// Elementwise `fn` over broadcast operands.
-std::optional<Const>
-elementwise(ArrayRef<const Const *> args, int32_t resultType,
-            const std::function<std::optional<int64_t>(ArrayRef<int64_t>)> &fn) {
+std::optional<Const> elementwise(
+    ArrayRef<const Const *> args, int32_t resultType,
+    const std::function<std::optional<int64_t>(ArrayRef<int64_t>)> &fn) {
   SmallVector<SmallVector<int64_t>> shapes;
   for (const Const *a : args)
     shapes.push_back(a->dims);
@@ -218,8 +218,7 @@ private:
 };
 
 void Folder::collectShapes(const onnx::ValueInfoProto &info) {
-  if (!info.type().has_tensor_type() ||
-      !info.type().tensor_type().has_shape())
+  if (!info.type().has_tensor_type() || !info.type().tensor_type().has_shape())
     return;
   SmallVector<int64_t> dims;
   for (const auto &dim : info.type().tensor_type().shape().dim()) {
@@ -412,8 +411,8 @@ std::optional<Const> Folder::evalRange(const NodeProto &node) {
       delta->values[0] == 0)
     return std::nullopt;
   int64_t s = start->values[0], l = limit->values[0], d = delta->values[0];
-  int64_t n = std::max<int64_t>(0, d > 0 ? (l - s + d - 1) / d
-                                         : (s - l - d - 1) / -d);
+  int64_t n =
+      std::max<int64_t>(0, d > 0 ? (l - s + d - 1) / d : (s - l - d - 1) / -d);
   if (n > kMaxFoldedElements)
     return std::nullopt;
   Const out;
@@ -483,8 +482,8 @@ std::optional<Const> Folder::evalBinary(const NodeProto &node) {
   if (args.size() == 1 && op == "Not" && type == TensorProto::BOOL)
     return elementwise(args, type, [](Lanes x) -> Result { return !x[0]; });
   if (args.size() == 1 && op == "Neg" && type != TensorProto::BOOL)
-    return elementwise(args, type,
-                       [type](Lanes x) -> Result { return wrapTo(-x[0], type); });
+    return elementwise(
+        args, type, [type](Lanes x) -> Result { return wrapTo(-x[0], type); });
   if (args.size() == 1 && op == "Abs" && type != TensorProto::BOOL)
     return elementwise(args, type, [type](Lanes x) -> Result {
       return wrapTo(x[0] < 0 ? -x[0] : x[0], type);
@@ -613,8 +612,8 @@ int Folder::run() {
   for (const auto &info : graph.output())
     collectShapes(info);
   for (const TensorProto &init : graph.initializer()) {
-    shapes[init.name()] = SmallVector<int64_t>(init.dims().begin(),
-                                               init.dims().end());
+    shapes[init.name()] =
+        SmallVector<int64_t>(init.dims().begin(), init.dims().end());
     if (auto c = readTensor(init))
       constants[init.name()] = *c;
   }

@@ -22,8 +22,7 @@ using namespace mlir;
 using namespace mlir::tgc;
 using onnx::TensorProto;
 
-Type mlir::tgc::convertOnnxElementType(MLIRContext *context,
-                                       int32_t dataType) {
+Type mlir::tgc::convertOnnxElementType(MLIRContext *context, int32_t dataType) {
   auto sint = [&](unsigned width) {
     return IntegerType::get(context, width, IntegerType::Signed);
   };
@@ -165,9 +164,9 @@ LogicalResult TensorConverter::readExternal(const TensorProto &tensor,
     if (!text)
       continue;
     if (llvm::StringRef(*text).getAsInteger(10, range[i]))
-      return emitError(loc) << "tensor '" << tensor.name()
-                            << "': external data " << key << " '" << *text
-                            << "' is not a number";
+      return emitError(loc)
+             << "tensor '" << tensor.name() << "': external data " << key
+             << " '" << *text << "' is not a number";
     hasLength |= i == 1;
   }
   uint64_t offset = range[0];
@@ -178,10 +177,9 @@ LogicalResult TensorConverter::readExternal(const TensorProto &tensor,
                           << "': cannot read external data '" << location
                           << "': " << ec.message();
   if (offset > fileSize || (hasLength && range[1] > fileSize - offset))
-    return emitError(loc) << "tensor '" << tensor.name()
-                          << "': external data [" << offset << ", "
-                          << offset + range[1] << ") of '" << location
-                          << "' lies beyond its end (" << fileSize
+    return emitError(loc) << "tensor '" << tensor.name() << "': external data ["
+                          << offset << ", " << offset + range[1] << ") of '"
+                          << location << "' lies beyond its end (" << fileSize
                           << " bytes)";
   uint64_t size = hasLength ? range[1] : fileSize - offset;
   auto buffer = llvm::MemoryBuffer::getFileSlice(*file, size, offset,
@@ -196,38 +194,42 @@ LogicalResult TensorConverter::readExternal(const TensorProto &tensor,
 
 LogicalResult TensorConverter::readBytes(const TensorProto &tensor,
                                          RankedTensorType type, Location loc,
-                                         std::vector<char> &bytes) {
+                                         std::vector<char> &storage,
+                                         ArrayRef<char> &bytes) {
   Type element = type.getElementType();
   int64_t size = elementBytes(element);
   int64_t count = type.getNumElements();
-  bytes.clear();
+  storage.clear();
 
   if (tensor.data_location() == TensorProto::EXTERNAL) {
-    if (failed(readExternal(tensor, loc, bytes)))
+    if (failed(readExternal(tensor, loc, storage)))
       return failure();
+    bytes = storage;
   } else if (tensor.has_raw_data()) {
-    bytes.assign(tensor.raw_data().begin(), tensor.raw_data().end());
+    // Weights are mostly raw data: used in place, not copied.
+    bytes = ArrayRef<char>(tensor.raw_data().data(), tensor.raw_data().size());
   } else {
     switch (tensor.data_type()) {
     case TensorProto::FLOAT:
-      appendRaw(tensor.float_data(), bytes);
+      appendRaw(tensor.float_data(), storage);
       break;
     case TensorProto::DOUBLE:
-      appendRaw(tensor.double_data(), bytes);
+      appendRaw(tensor.double_data(), storage);
       break;
     case TensorProto::INT64:
-      appendRaw(tensor.int64_data(), bytes);
+      appendRaw(tensor.int64_data(), storage);
       break;
     case TensorProto::UINT32:
     case TensorProto::UINT64:
-      appendTruncated(tensor.uint64_data(), size, bytes);
+      appendTruncated(tensor.uint64_data(), size, storage);
       break;
     default:
       // INT32 and everything narrower (bool, 8/16-bit integers, and the bit
       // patterns of FLOAT16/BFLOAT16) live in int32_data.
-      appendTruncated(tensor.int32_data(), size, bytes);
+      appendTruncated(tensor.int32_data(), size, storage);
       break;
     }
+    bytes = storage;
   }
 
   if (static_cast<int64_t>(bytes.size()) != count * size)
@@ -266,10 +268,19 @@ FailureOr<ElementsAttr> TensorConverter::convert(const TensorProto &tensor,
   }
   auto type = RankedTensorType::get(shape, element);
 
-  std::vector<char> bytes;
-  if (failed(readBytes(tensor, type, loc, bytes)))
+  std::vector<char> storage;
+  ArrayRef<char> bytes;
+  if (failed(readBytes(tensor, type, loc, storage, bytes)))
     return failure();
+  return fromBytes(type, tensor.name(), bytes, loc, allowResource);
+}
 
+FailureOr<ElementsAttr> TensorConverter::fromBytes(RankedTensorType type,
+                                                   llvm::StringRef name,
+                                                   ArrayRef<char> bytes,
+                                                   Location loc,
+                                                   bool allowResource) {
+  Type element = type.getElementType();
   if (element.isInteger(1)) {
     SmallVector<bool> values;
     for (char byte : bytes)
@@ -281,11 +292,11 @@ FailureOr<ElementsAttr> TensorConverter::convert(const TensorProto &tensor,
     auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
         bytes, elementBytes(element), /*dataIsMutable=*/false);
     return cast<ElementsAttr>(DenseResourceElementsAttr::get(
-        type, blobNameFor(tensor.name()), std::move(blob)));
+        type, blobNameFor(name), std::move(blob)));
   }
   bool detectedSplat = false;
   if (!DenseElementsAttr::isValidRawBuffer(type, bytes, detectedSplat))
-    return emitError(loc) << "tensor '" << tensor.name()
+    return emitError(loc) << "tensor '" << name
                           << "' has data of the wrong size for " << type;
   return cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(type, bytes));
 }

@@ -34,8 +34,14 @@ public:
   /// becomes a `dense_resource` blob named after the tensor; otherwise the
   /// result is always a DenseElementsAttr. Errors are emitted at `loc` and
   /// name the tensor.
-  FailureOr<ElementsAttr> convert(const onnx::TensorProto &tensor,
-                                  Location loc, bool allowResource);
+  FailureOr<ElementsAttr> convert(const onnx::TensorProto &tensor, Location loc,
+                                  bool allowResource);
+
+  /// The attribute for `bytes` in MLIR's raw layout (one byte per bool),
+  /// a resource blob named after `name` where convert() would make one.
+  FailureOr<ElementsAttr> fromBytes(RankedTensorType type, llvm::StringRef name,
+                                    ArrayRef<char> bytes, Location loc,
+                                    bool allowResource);
 
   /// The real path of the external data file of `tensor`, after checking
   /// that it lies inside the model's folder.
@@ -44,10 +50,11 @@ public:
 
 private:
   /// The tensor's bytes in MLIR's raw layout (little-endian, one byte per
-  /// bool), checked against the element count of `type`.
+  /// bool), checked against the element count of `type`: raw data in place,
+  /// anything else copied into `storage`.
   LogicalResult readBytes(const onnx::TensorProto &tensor,
                           RankedTensorType type, Location loc,
-                          std::vector<char> &bytes);
+                          std::vector<char> &storage, ArrayRef<char> &bytes);
   LogicalResult readExternal(const onnx::TensorProto &tensor, Location loc,
                              std::vector<char> &bytes);
 

@@ -75,8 +75,7 @@ public:
   Value pad(Value x, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
             double fill);
   /// Pads with the value of the scalar (or broadcastable) tensor `fill`.
-  Value pad(Value x, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-            Value fill);
+  Value pad(Value x, ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value fill);
   Value shrink(Value x, ArrayRef<int64_t> begin, ArrayRef<int64_t> end);
   Value flip(Value x, ArrayRef<int64_t> axes);
 

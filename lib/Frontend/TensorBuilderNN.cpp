@@ -1,4 +1,5 @@
-//===- TensorBuilderNN.cpp - pooling windows, matmul, conv, softmax -*- C++ -*-//
+//===- TensorBuilderNN.cpp - pooling windows, matmul, conv, softmax -*- C++
+//-*-//
 //
 // The composite part of TensorBuilder. tgc has no matmul or conv primitive:
 // as in tinygrad, both become broadcasting movement ops, an elementwise mul
@@ -180,8 +181,8 @@ Value TensorBuilder::conv(Value x, Value w, const ConvOptions &options) {
     return {};
   int64_t rank = rankOf(x), n = rank - 2, groups = options.groups;
   if (n < 1 || rankOf(w) != rank) {
-    error() << "convolution of rank " << rank << " input by rank "
-            << rankOf(w) << " weight";
+    error() << "convolution of rank " << rank << " input by rank " << rankOf(w)
+            << " weight";
     return {};
   }
   int64_t batch = shapeOf(x)[0], channels = shapeOf(x)[1];
@@ -197,8 +198,8 @@ Value TensorBuilder::conv(Value x, Value w, const ConvOptions &options) {
   SmallVector<int64_t> low{0, 0}, high{0, 0};
   llvm::append_range(low, options.padLow);
   llvm::append_range(high, options.padHigh);
-  Value windows = pool(pad(x, low, high), kernel, options.strides,
-                       options.dilations);
+  Value windows =
+      pool(pad(x, low, high), kernel, options.strides, options.dilations);
   if (!windows)
     return {};
   // windows: [batch, groups*cin, out..., kernel...]

@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @main(
 // 'cmax' is an initializer listed as an input too: a weight, not an argument.
 // CHECK-SAME: %[[X:[^:]*]]: tensor<1x10xf32> {tgc.name = "x"} loc({{.*}}), %[[C:[^:]*]]: tensor<i1> {tgc.name = "cond"} loc({{.*}})) ->
-// CHECK-SAME: (tensor<1x10xf32> {tgc.name = "z"}, tensor<2xf32> {tgc.name = "sel"}, tensor<2xf16> {tgc.name = "h"}, tensor<3xi1> {tgc.name = "b"}, tensor<2xsi8> {tgc.name = "i8"}, tensor<2xui32> {tgc.name = "u32"})
+// CHECK-SAME: (tensor<1x10xf32> {tgc.name = "z"}, tensor<2xf32> {tgc.name = "sel"}, tensor<2xf16> {tgc.name = "h"}, tensor<3xi1> {tgc.name = "b"}, tensor<2xsi8> {tgc.name = "i8"}, tensor<2xui32> {tgc.name = "u32"}, tensor<65xf32> {tgc.name = "many"})
 // 100 floats from raw_data and from float_data; '/' is not valid in a blob name.
 // CHECK: %[[W1:.*]] = tgc.const dense_resource<w.raw> : tensor<10x10xf32>
 // CHECK: %[[W2:.*]] = tgc.const dense_resource<w_typed> : tensor<10x10xf32>
@@ -23,6 +23,8 @@
 // CHECK: tgc.onnx_node "Clip"(%[[M1]], %[[CMAX]]) {input_slots = array<i64: 0, 2>, opset = 17 : i64}
 // CHECK: tgc.const dense<5.000000e-01> : tensor<f32>
 // CHECK: tgc.const dense<[1, 10]> : tensor<2xsi64>
+// A Constant's value_floats: more than 64 become a blob too.
+// CHECK: tgc.const dense_resource<many> : tensor<65xf32>
 // CHECK: #[[UNNAMED]] = loc("MatMul_0"(#loc))
 // CHECK: dialect_resources
 // CHECK: w.raw: "0x04000000

@@ -114,6 +114,8 @@ def misc():
         helper.make_node("Constant", [], ["cf"], name="cf", value_float=0.5),
         helper.make_node("Constant", [], ["ci"], name="ci",
                          value_ints=[1, 10]),
+        helper.make_node("Constant", [], ["many"], name="many",
+                         value_floats=[i / 4 for i in range(65)]),
         helper.make_node("Mul", ["c", "cf"], ["y"], name="scale"),
         helper.make_node("Reshape", ["y", "ci"], ["z"], name="reshape"),
         helper.make_node("If", ["cond"], ["sel"], name="branch",
@@ -127,7 +129,8 @@ def misc():
                vi("h", TensorProto.FLOAT16, [2]),
                vi("b", TensorProto.BOOL, [3]),
                vi("i8", TensorProto.INT8, [2]),
-               vi("u32", TensorProto.UINT32, [2])]
+               vi("u32", TensorProto.UINT32, [2]),
+               vi("many", TensorProto.FLOAT, [65])]
     save(model(nodes, inputs, outputs,
                [w_raw, w_typed, h_typed, b_typed, i_typed, u_typed, cmax]),
          "misc.onnx")

@@ -1,0 +1,389 @@
+//===- TensorBuilderMath.cpp - elementwise math and reductions -*- C++ -*-===//
+//
+// TensorBuilder's elementwise ops (with numpy broadcasting) and reductions.
+// Float semantics are kept where it is cheap: max and min propagate NaN, abs
+// clears the sign bit (exact for -0.0 and NaN), sign and comparisons treat
+// NaN as IEEE does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Frontend/TensorBuilder.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorBuilder::broadcastAll(MutableArrayRef<Value> values) {
+  size_t rank = 0;
+  for (Value v : values)
+    rank = std::max<size_t>(rank, rankOf(v));
+  SmallVector<int64_t> shape(rank, 1);
+  for (Value v : values) {
+    ArrayRef<int64_t> s = shapeOf(v);
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t &d = shape[rank - s.size() + i];
+      if (s[i] == d || s[i] == 1)
+        continue;
+      if (d != 1) {
+        auto diag = error() << "cannot broadcast shapes";
+        for (Value w : values)
+          diag << " " << shapeString(shapeOf(w));
+        return failure();
+      }
+      d = s[i];
+    }
+  }
+  for (Value &v : values) {
+    v = broadcastTo(v, shape);
+    if (!v)
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult TensorBuilder::broadcastPair(Value &a, Value &b) {
+  Value pair[2] = {a, b};
+  if (failed(broadcastAll(pair)))
+    return failure();
+  a = pair[0];
+  b = pair[1];
+  return success();
+}
+
+template <typename OpT> Value TensorBuilder::binary(Value a, Value b) {
+  if (!a || !b)
+    return {};
+  if (elementTypeOf(a) != elementTypeOf(b)) {
+    error() << "operands of " << OpT::getOperationName() << " have element "
+            << "types " << elementTypeOf(a) << " and " << elementTypeOf(b);
+    return {};
+  }
+  if (failed(broadcastPair(a, b)))
+    return {};
+  return builder.create<OpT>(loc, a.getType(), a, b).getResult();
+}
+
+template <typename OpT> Value TensorBuilder::compare(Value a, Value b) {
+  if (!a || !b)
+    return {};
+  if (elementTypeOf(a) != elementTypeOf(b)) {
+    error() << "operands of " << OpT::getOperationName() << " have element "
+            << "types " << elementTypeOf(a) << " and " << elementTypeOf(b);
+    return {};
+  }
+  if (failed(broadcastPair(a, b)))
+    return {};
+  return builder.create<OpT>(loc, a, b).getResult();
+}
+
+Value TensorBuilder::add(Value a, Value b) { return binary<AddOp>(a, b); }
+Value TensorBuilder::sub(Value a, Value b) { return binary<SubOp>(a, b); }
+Value TensorBuilder::mul(Value a, Value b) { return binary<MulOp>(a, b); }
+Value TensorBuilder::max(Value a, Value b) { return binary<MaxOp>(a, b); }
+Value TensorBuilder::pow(Value a, Value b) { return binary<PowOp>(a, b); }
+
+Value TensorBuilder::div(Value a, Value b) {
+  if (!a || !b)
+    return {};
+  if (isFloat(a))
+    return binary<FdivOp>(a, b);
+  return binary<IdivOp>(a, b);
+}
+
+Value TensorBuilder::min(Value a, Value b) {
+  if (!a || !b)
+    return {};
+  // -max(-a, -b) is exact for floats, NaN included; negating integers can
+  // overflow, so they select.
+  if (isFloat(a)) {
+    Value negA = neg(a);
+    Value negB = neg(b);
+    return neg(max(negA, negB));
+  }
+  if (failed(broadcastPair(a, b)))
+    return {};
+  return where(lt(a, b), a, b);
+}
+
+template <typename OpT>
+static Value unary(OpBuilder &builder, Location loc, Value x) {
+  if (!x)
+    return {};
+  return builder.create<OpT>(loc, x.getType(), x).getResult();
+}
+
+Value TensorBuilder::neg(Value x) {
+  // -(-y) = y, exactly (min of floats negates twice).
+  if (auto inner = x ? x.getDefiningOp<NegOp>() : NegOp())
+    return inner.getSrc();
+  return unary<NegOp>(builder, loc, x);
+}
+Value TensorBuilder::recip(Value x) { return unary<RecipOp>(builder, loc, x); }
+Value TensorBuilder::sqrt(Value x) { return unary<SqrtOp>(builder, loc, x); }
+Value TensorBuilder::exp2(Value x) { return unary<Exp2Op>(builder, loc, x); }
+Value TensorBuilder::log2(Value x) { return unary<Log2Op>(builder, loc, x); }
+Value TensorBuilder::sin(Value x) { return unary<SinOp>(builder, loc, x); }
+Value TensorBuilder::trunc(Value x) {
+  if (x && !isFloat(x))
+    return x;
+  return unary<TruncOp>(builder, loc, x);
+}
+
+Value TensorBuilder::exp(Value x) { return exp2(mul(x, M_LOG2E)); }
+Value TensorBuilder::log(Value x) { return mul(log2(x), M_LN2); }
+Value TensorBuilder::cos(Value x) { return sin(sub(splatLike(x, M_PI_2), x)); }
+
+Value TensorBuilder::floor(Value x) {
+  if (!x || !isFloat(x))
+    return x;
+  Value t = trunc(x);
+  Value below = lt(x, t);
+  return where(below, sub(t, 1.0), t);
+}
+
+Value TensorBuilder::ceil(Value x) {
+  if (!x || !isFloat(x))
+    return x;
+  Value t = trunc(x);
+  Value above = lt(t, x);
+  return where(above, add(t, 1.0), t);
+}
+
+Value TensorBuilder::round(Value x) {
+  if (!x || !isFloat(x))
+    return x;
+  // x - floor(x) is exact; only an exact half needs the parity of floor(x).
+  Value f = floor(x);
+  Value frac = sub(x, f);
+  Value up = add(f, 1.0);
+  Value half = splatLike(x, 0.5);
+  Value parity = sub(f, mul(floor(mul(f, 0.5)), 2.0));
+  Value odd = eq(parity, splatLike(x, 1.0));
+  Value tie = where(odd, up, f);
+  Value roundDown = where(lt(frac, half), f, tie);
+  return where(gt(frac, half), up, roundDown);
+}
+
+Value TensorBuilder::abs(Value x) {
+  if (!x)
+    return {};
+  Type element = elementTypeOf(x);
+  if (auto fl = dyn_cast<FloatType>(element)) {
+    // Clear the sign bit: exact for -0.0, infinities and NaN.
+    unsigned width = fl.getWidth();
+    auto bitsType =
+        IntegerType::get(builder.getContext(), width, IntegerType::Unsigned);
+    Type bitsTensor = typeOf(x).clone(bitsType);
+    Value bits = builder.create<BitcastOp>(loc, bitsTensor, x);
+    Value mask = constant(DenseElementsAttr::get(
+        llvm::cast<ShapedType>(bitsTensor),
+        IntegerAttr::get(bitsType, APInt::getSignedMaxValue(width))));
+    Value cleared = builder.create<AndOp>(loc, bitsTensor, bits, mask);
+    return builder.create<BitcastOp>(loc, x.getType(), cleared).getResult();
+  }
+  if (element.isUnsignedInteger() || element.isInteger(1))
+    return x;
+  Value negative = lt(x, splatLike(x, 0));
+  return where(negative, neg(x), x);
+}
+
+Value TensorBuilder::sign(Value x) {
+  if (!x)
+    return {};
+  // The last branch returns x itself: +-0 keep their sign and NaN stays NaN.
+  Value zero = splatLike(x, 0);
+  Value positive = gt(x, zero);
+  Value one = splatLike(x, 1);
+  if (elementTypeOf(x).isUnsignedInteger())
+    return where(positive, one, x);
+  Value negative = lt(x, zero);
+  Value notPositive = where(negative, splatLike(x, -1), x);
+  return where(positive, one, notPositive);
+}
+
+Value TensorBuilder::relu(Value x) { return max(x, splatLike(x, 0)); }
+
+Value TensorBuilder::sigmoid(Value x) { return recip(add(exp(neg(x)), 1.0)); }
+
+Value TensorBuilder::tanh(Value x) {
+  return sub(mul(sigmoid(mul(x, 2.0)), 2.0), 1.0);
+}
+
+Value TensorBuilder::erf(Value x) {
+  if (!x)
+    return {};
+  // Abramowitz & Stegun 7.1.26 on |x|, sign restored at the end.
+  static constexpr double p = 0.3275911;
+  static constexpr double a[5] = {0.254829592, -0.284496736, 1.421413741,
+                                  -1.453152027, 1.061405429};
+  Value ax = abs(x);
+  Value t = recip(add(mul(ax, p), 1.0));
+  Value poly = splatLike(x, a[4]);
+  for (int i = 3; i >= 0; --i)
+    poly = add(mul(poly, t), a[i]);
+  poly = mul(poly, t);
+  Value gauss = exp(neg(mul(ax, ax)));
+  Value one = splatLike(x, 1.0);
+  Value y = sub(one, mul(poly, gauss));
+  Value negative = lt(x, splatLike(x, 0));
+  return where(negative, neg(y), y);
+}
+
+Value TensorBuilder::lt(Value a, Value b) { return compare<CmpltOp>(a, b); }
+Value TensorBuilder::eq(Value a, Value b) { return compare<CmpeqOp>(a, b); }
+Value TensorBuilder::ne(Value a, Value b) { return compare<CmpneOp>(a, b); }
+
+Value TensorBuilder::le(Value a, Value b) {
+  if (!a || !b)
+    return {};
+  // not(b < a) would be true for NaN.
+  if (isFloat(a)) {
+    Value less = lt(a, b);
+    return logicalOr(less, eq(a, b));
+  }
+  return logicalNot(lt(b, a));
+}
+
+Value TensorBuilder::logicalNot(Value x) {
+  return binary<XorOp>(x, splatLike(x, 1));
+}
+Value TensorBuilder::logicalAnd(Value a, Value b) {
+  return binary<AndOp>(a, b);
+}
+Value TensorBuilder::logicalOr(Value a, Value b) { return binary<OrOp>(a, b); }
+Value TensorBuilder::logicalXor(Value a, Value b) {
+  return binary<XorOp>(a, b);
+}
+
+Value TensorBuilder::where(Value cond, Value x, Value y) {
+  if (!cond || !x || !y)
+    return {};
+  if (!elementTypeOf(cond).isInteger(1) ||
+      elementTypeOf(x) != elementTypeOf(y)) {
+    error() << "where needs an i1 condition and values of one type, not "
+            << elementTypeOf(cond) << ", " << elementTypeOf(x) << ", "
+            << elementTypeOf(y);
+    return {};
+  }
+  Value all[3] = {cond, x, y};
+  if (failed(broadcastAll(all)))
+    return {};
+  return builder.create<WhereOp>(loc, all[1].getType(), all[0], all[1], all[2])
+      .getResult();
+}
+
+Value TensorBuilder::cast(Value x, Type element) {
+  if (!x || elementTypeOf(x) == element)
+    return x;
+  return builder.create<CastOp>(loc, typeOf(x).clone(element), x).getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+Value TensorBuilder::dropReduced(Value x, ArrayRef<int64_t> axes,
+                                 bool keepdim) {
+  if (!x || keepdim)
+    return x;
+  SmallVector<int64_t> shape;
+  for (auto [i, d] : llvm::enumerate(shapeOf(x)))
+    if (!llvm::is_contained(axes, (int64_t)i))
+      shape.push_back(d);
+  return reshape(x, shape);
+}
+
+Value TensorBuilder::reduce(ReduceKind kind, Value x, ArrayRef<int64_t> axes,
+                            bool keepdim) {
+  if (!x)
+    return {};
+  SmallVector<int64_t> sorted(axes);
+  llvm::sort(sorted);
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  SmallVector<int64_t> shape(shapeOf(x));
+  for (int64_t axis : sorted) {
+    if (axis < 0 || axis >= (int64_t)shape.size()) {
+      error() << "reduction axis " << axis << " out of range for rank "
+              << shape.size();
+      return {};
+    }
+    shape[axis] = 1;
+  }
+  Value result = x;
+  if (!sorted.empty()) {
+    auto type = RankedTensorType::get(shape, elementTypeOf(x));
+    result = builder.create<ReduceAxisOp>(loc, type, kind, x, sorted);
+  }
+  return dropReduced(result, sorted, keepdim);
+}
+
+/// Half-precision floats accumulate in f32.
+static bool accumulatesWider(Type element) {
+  return element.isF16() || element.isBF16();
+}
+
+Value TensorBuilder::sum(Value x, ArrayRef<int64_t> axes, bool keepdim) {
+  if (!x)
+    return {};
+  Type element = elementTypeOf(x);
+  if (accumulatesWider(element))
+    return cast(sum(cast(x, builder.getF32Type()), axes, keepdim), element);
+  return reduce(ReduceKind::add, x, axes, keepdim);
+}
+
+Value TensorBuilder::prod(Value x, ArrayRef<int64_t> axes, bool keepdim) {
+  if (!x)
+    return {};
+  Type element = elementTypeOf(x);
+  if (accumulatesWider(element))
+    return cast(prod(cast(x, builder.getF32Type()), axes, keepdim), element);
+  return reduce(ReduceKind::mul, x, axes, keepdim);
+}
+
+Value TensorBuilder::reduceMax(Value x, ArrayRef<int64_t> axes, bool keepdim) {
+  return reduce(ReduceKind::max, x, axes, keepdim);
+}
+
+Value TensorBuilder::reduceMin(Value x, ArrayRef<int64_t> axes, bool keepdim) {
+  if (!x)
+    return {};
+  if (isFloat(x))
+    return neg(reduceMax(neg(x), axes, keepdim));
+  // ~x reverses the order of signed and unsigned integers alike, without
+  // the overflow of -x.
+  auto bitNot = [&](Value v) -> Value {
+    if (!v)
+      return {};
+    auto integer = llvm::cast<IntegerType>(elementTypeOf(v));
+    Value ones = constant(DenseElementsAttr::get(
+        typeOf(v),
+        IntegerAttr::get(integer, APInt::getAllOnes(integer.getWidth()))));
+    return binary<XorOp>(v, ones);
+  };
+  return bitNot(reduceMax(bitNot(x), axes, keepdim));
+}
+
+Value TensorBuilder::mean(Value x, ArrayRef<int64_t> axes, bool keepdim) {
+  if (!x)
+    return {};
+  int64_t count = 1;
+  for (int64_t axis : axes)
+    if (axis >= 0 && axis < rankOf(x))
+      count *= shapeOf(x)[axis];
+  Value total = sum(x, axes, keepdim);
+  return total ? div(total, splatLike(total, count)) : Value();
+}
