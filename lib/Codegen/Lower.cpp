@@ -20,13 +20,6 @@ namespace mlir::tgc {
 
 namespace {
 
-SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t i = (int64_t)shape.size() - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
-  return strides;
-}
-
 ArrayRef<int64_t> shapeOf(Value tensor) {
   return cast<RankedTensorType>(tensor.getType()).getShape();
 }
@@ -89,7 +82,7 @@ private:
 
 Value KernelLowering::linearOffset(ArrayRef<Value> index,
                                    ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides = stridesOf(shape);
+  SmallVector<int64_t> strides = rowMajorStrides(shape);
   Value offset;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 1)

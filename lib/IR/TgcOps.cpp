@@ -27,6 +27,13 @@ bool mlir::tgc::isIntegerLike(Type elementType) {
   return integer && integer.getWidth() > 1;
 }
 
+SmallVector<int64_t> mlir::tgc::rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = (int64_t)shape.size() - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
 static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }

@@ -27,6 +27,9 @@ Type withElementType(Type type, Type element);
 /// false for floats and i1.
 bool isIntegerLike(Type elementType);
 
+/// Row-major strides, in elements, of a dense tensor of `shape`.
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
+
 } // namespace mlir::tgc
 
 #endif // TGC_IR_TGCOPS_H

@@ -87,14 +87,6 @@ struct ElementwiseBeforeView : RewritePattern {
   }
 };
 
-/// Row-major strides of `shape`.
-SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t i = (int64_t)shape.size() - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
-  return strides;
-}
-
 // permute(permute(x, a), b) => permute(x, a[b])
 struct ComposePermutes : OpRewritePattern<PermuteOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -153,7 +145,7 @@ struct FoldConstantView : OpRewritePattern<MovementOp> {
       return failure();
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     SmallVector<Attribute> srcValues(src.getValues<Attribute>());
-    SmallVector<int64_t> srcStrides = stridesOf(srcType.getShape());
+    SmallVector<int64_t> srcStrides = rowMajorStrides(srcType.getShape());
     ArrayRef<int64_t> shape = resultType.getShape();
     Attribute zero = rewriter.getZeroAttr(resultType.getElementType());
     SmallVector<Attribute> values;
@@ -217,7 +209,18 @@ struct FoldConstantReduce : OpRewritePattern<ReduceAxisOp> {
     if (!isFloat && !isIntegerLike(element))
       return failure();
     bool isUnsigned = element.isUnsignedInteger();
-    SmallVector<int64_t> resultStrides = stridesOf(resultType.getShape());
+    auto combine = [&](auto acc, auto x, auto max) -> decltype(acc) {
+      switch (op.getKind()) {
+      case ReduceKind::add:
+        return acc + x;
+      case ReduceKind::mul:
+        return acc * x;
+      case ReduceKind::max:
+        return max(acc, x);
+      }
+      llvm_unreachable("reduce kind");
+    };
+    SmallVector<int64_t> resultStrides = rowMajorStrides(resultType.getShape());
     ArrayRef<int64_t> srcShape = srcType.getShape();
 
     SmallVector<std::optional<double>> floats(resultType.getNumElements());
@@ -234,27 +237,17 @@ struct FoldConstantReduce : OpRewritePattern<ReduceAxisOp> {
       if (isFloat) {
         double x = cast<FloatAttr>(value).getValueAsDouble();
         auto &acc = floats[target];
-        if (!acc)
-          acc = x;
-        else if (op.getKind() == ReduceKind::add)
-          acc = *acc + x;
-        else if (op.getKind() == ReduceKind::mul)
-          acc = *acc * x;
-        else
-          acc = (std::isnan(*acc) || std::isnan(x)) ? NAN : std::max(*acc, x);
+        acc = !acc ? x : combine(*acc, x, [](double a, double b) {
+          return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+        });
         continue;
       }
       APInt x = cast<IntegerAttr>(value).getValue();
       auto &acc = ints[target];
-      if (!acc)
-        acc = x;
-      else if (op.getKind() == ReduceKind::add)
-        acc = *acc + x;
-      else if (op.getKind() == ReduceKind::mul)
-        acc = *acc * x;
-      else
-        acc = isUnsigned ? llvm::APIntOps::umax(*acc, x)
-                         : llvm::APIntOps::smax(*acc, x);
+      acc = !acc ? x : combine(*acc, x, [&](const APInt &a, const APInt &b) {
+        return isUnsigned ? llvm::APIntOps::umax(a, b)
+                          : llvm::APIntOps::smax(a, b);
+      });
     }
     SmallVector<Attribute> values;
     for (int64_t i = 0; i < resultType.getNumElements(); ++i)
