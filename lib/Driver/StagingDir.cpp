@@ -5,12 +5,62 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
 
 using namespace llvm;
 namespace fs = llvm::sys::fs;
 
 namespace mlir::tgc {
 namespace {
+
+//===----------------------------------------------------------------------===//
+// Cleanup on Ctrl-C. The interrupt function runs inside a signal handler,
+// where taking a lock could deadlock, so the live folders sit in a fixed
+// table of atomic pointers. Removing a folder there is not async-signal-safe;
+// it is a best effort by a process that is about to end anyway.
+//===----------------------------------------------------------------------===//
+
+constexpr int kMaxLiveFolders = 32;
+std::atomic<char *> liveFolders[kMaxLiveFolders];
+
+void removeLiveFoldersAndExit() {
+  for (std::atomic<char *> &slot : liveFolders)
+    if (char *path = slot.exchange(nullptr))
+      fs::remove_directories(path);
+  // LLVM restored the default handlers before calling this function: end
+  // the process the way the interrupt would have.
+  std::raise(SIGINT);
+}
+
+void trackFolder(const std::string &path) {
+  static std::once_flag installed;
+  std::call_once(installed,
+                 [] { sys::SetInterruptFunction(removeLiveFoldersAndExit); });
+  char *copy = strdup(path.c_str());
+  for (std::atomic<char *> &slot : liveFolders) {
+    char *expected = nullptr;
+    if (slot.compare_exchange_strong(expected, copy))
+      return;
+  }
+  std::free(copy); // more than kMaxLiveFolders: this one is not tracked
+}
+
+void untrackFolder(const std::string &path) {
+  for (std::atomic<char *> &slot : liveFolders) {
+    char *tracked = slot.load();
+    if (tracked && path == tracked &&
+        slot.compare_exchange_strong(tracked, nullptr)) {
+      std::free(tracked);
+      return;
+    }
+  }
+}
 
 Error fileError(const Twine &path, const Twine &what, std::error_code ec) {
   return createStringError(ec, path + ": " + what + ": " + ec.message());
@@ -62,6 +112,7 @@ Expected<StagingDir> StagingDir::create(StringRef targetArg) {
   Expected<std::string> temp = uniqueSibling(target, ".tmp");
   if (!temp)
     return temp.takeError();
+  trackFolder(*temp);
   return StagingDir(target, *temp);
 }
 
@@ -72,8 +123,10 @@ StagingDir::StagingDir(StagingDir &&other)
 }
 
 StagingDir::~StagingDir() {
-  if (!tempPath.empty())
-    fs::remove_directories(tempPath);
+  if (tempPath.empty())
+    return;
+  fs::remove_directories(tempPath);
+  untrackFolder(tempPath);
 }
 
 Error StagingDir::commit() {
@@ -82,6 +135,7 @@ Error StagingDir::commit() {
   if (!fs::exists(targetPath)) {
     if (std::error_code ec = fs::rename(tempPath, targetPath))
       return fileError(targetPath, "cannot rename the temporary folder", ec);
+    untrackFolder(tempPath);
     tempPath.clear();
     return Error::success();
   }
@@ -100,6 +154,7 @@ Error StagingDir::commit() {
     fs::rename(*aside, targetPath); // best effort: put the old one back
     return fileError(targetPath, "cannot rename the temporary folder", ec);
   }
+  untrackFolder(tempPath);
   tempPath.clear();
   fs::remove_directories(*aside);
   return Error::success();
@@ -111,6 +166,7 @@ Expected<ScratchDir> ScratchDir::create(StringRef prefix) {
   if (std::error_code ec = fs::createUniqueDirectory(prefix, path))
     return fileError(prefix + "-XXXXXX", "cannot create a temporary folder",
                      ec);
+  trackFolder(std::string(path));
   return ScratchDir(std::string(path));
 }
 
@@ -119,8 +175,10 @@ ScratchDir::ScratchDir(ScratchDir &&other) : dirPath(std::move(other.dirPath)) {
 }
 
 ScratchDir::~ScratchDir() {
-  if (!dirPath.empty())
-    fs::remove_directories(dirPath);
+  if (dirPath.empty())
+    return;
+  fs::remove_directories(dirPath);
+  untrackFolder(dirPath);
 }
 
 } // namespace mlir::tgc

@@ -2,7 +2,8 @@
 //
 // tgc never leaves a partial package behind: it writes into a temporary
 // sibling of the output folder and renames it into place only on success.
-// Scratch folders (for `run` and `verify`) are removed in every case.
+// Scratch folders (for `run` and `verify`) are removed in every case. Both
+// kinds are also removed when tgc is interrupted (SIGINT, SIGTERM, ...).
 //
 //===----------------------------------------------------------------------===//
 

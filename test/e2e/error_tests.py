@@ -8,6 +8,9 @@ where there is one), and that no output or temporary folder is left behind.
 import glob
 import os
 import shutil
+import signal
+import subprocess
+import time
 
 import numpy as np
 
@@ -191,6 +194,37 @@ def bad_tensor_file(env):
                  [bad, "input 'input'"], out_dir=env.path("out"))
 
 
+def interrupted(env):
+    """Ctrl-C while `tgc run` waits for the C compiler removes its scratch
+    folder. A stand-in compiler that sleeps makes the timing certain."""
+    marker = env.path("cc-started")
+    slow_cc = env.path("slow-cc")
+    with open(slow_cc, "w") as f:
+        f.write("#!/bin/sh\ntouch '%s'\nexec sleep 60\n" % marker)
+    os.chmod(slow_cc, 0o755)
+    good = cnn_input(env, "x.npy")
+    out = env.path("out")
+    process = subprocess.Popen(
+        [env.tgc, "run", env.model("cnn"), "--input", "input=" + good,
+         "--output-dir", out],
+        env=dict(os.environ, TMPDIR=env.tmp, CC=slow_cc),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True)
+    deadline = time.time() + 120
+    while not os.path.exists(marker) and process.poll() is None:
+        check(time.time() < deadline, "the stand-in compiler never started")
+        time.sleep(0.05)
+    if process.poll() is not None:
+        check(False, "tgc ended before the interrupt: %s" %
+              process.communicate()[1])
+    check(os.listdir(env.tmp), "no scratch folder while tgc runs")
+    os.killpg(process.pid, signal.SIGINT)
+    process.communicate(timeout=60)
+    check(process.returncode != 0, "tgc exited with 0 after an interrupt")
+    check(not os.path.exists(out), "%s was created" % out)
+    env.check_no_scratch_left()
+
+
 main({
     "truncated_onnx": truncated_onnx,
     "not_onnx": not_onnx,
@@ -206,4 +240,5 @@ main({
     "unknown_input_name": unknown_input_name,
     "missing_input_name": missing_input_name,
     "bad_tensor_file": bad_tensor_file,
+    "interrupted": interrupted,
 })
