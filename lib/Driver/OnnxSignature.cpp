@@ -15,17 +15,32 @@
 namespace mlir::tgc {
 namespace {
 
-bool readValueInfo(const onnx::ValueInfoProto &info, TensorSpec &spec,
-                   std::string &error) {
+/// The kind of a non-tensor ONNX type, for messages.
+const char *typeKind(const onnx::TypeProto &type) {
+  if (type.has_sequence_type())
+    return "a sequence";
+  if (type.has_map_type())
+    return "a map";
+  if (type.has_optional_type())
+    return "an optional";
+  if (type.has_sparse_tensor_type())
+    return "a sparse tensor";
+  return "of no type";
+}
+
+bool readValueInfo(const onnx::ValueInfoProto &info, const char *role,
+                   TensorSpec &spec, std::string &error) {
   spec.name = info.name();
   if (!info.type().has_tensor_type()) {
-    error = "'" + info.name() + "' is not a tensor";
+    error = std::string(role) + " '" + info.name() + "' is " +
+            typeKind(info.type()) + ", not a tensor; tgc takes tensors only";
     return false;
   }
   const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
   std::optional<::tgc::DType> dtype = ::tgc::dtypeFromOnnx(tensor.elem_type());
   if (!dtype) {
-    error = "'" + info.name() + "' has an unsupported element type (ONNX " +
+    error = std::string(role) + " '" + info.name() +
+            "' has an element type tgc does not support (ONNX type " +
             std::to_string(tensor.elem_type()) + ")";
     return false;
   }
@@ -57,11 +72,12 @@ bool readOnnxSignature(llvm::StringRef path, ModelSignature &signature,
   for (const onnx::ValueInfoProto &input : graph.input()) {
     if (initializers.contains(input.name()))
       continue; // a weight with a default value, not a real input
-    if (!readValueInfo(input, signature.inputs.emplace_back(), error))
+    if (!readValueInfo(input, "input", signature.inputs.emplace_back(), error))
       return false;
   }
   for (const onnx::ValueInfoProto &output : graph.output())
-    if (!readValueInfo(output, signature.outputs.emplace_back(), error))
+    if (!readValueInfo(output, "output", signature.outputs.emplace_back(),
+                       error))
       return false;
   return true;
 }

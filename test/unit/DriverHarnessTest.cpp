@@ -1,0 +1,68 @@
+//===- DriverHarnessTest.cpp - tests for the run harness -------*- C++ -*-===//
+//
+// The generated C harness fills the package's I/O structs positionally with
+// buffers of the signature's sizes; output file names are safe paths.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/Harness.h"
+#include "Driver/HostRunner.h"
+
+#include <catch2/catch.hpp>
+
+using namespace mlir::tgc;
+using Catch::Matchers::Contains;
+using ::tgc::DType;
+
+namespace {
+
+TensorSpec spec(const char *name, DType dtype,
+                std::initializer_list<int64_t> shape) {
+  TensorSpec s;
+  s.name = name;
+  s.dtype = dtype;
+  s.shape.assign(shape.begin(), shape.end());
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("tensorBytes multiplies the shape by the element size", "[harness]") {
+  CHECK(tensorBytes(spec("x", DType::Float, {2, 3})) == 24);
+  CHECK(tensorBytes(spec("x", DType::Int64, {})) == 8);
+  CHECK(tensorBytes(spec("x", DType::Bool, {5})) == 5);
+  CHECK(tensorBytes(spec("x", DType::Float16, {4, 0})) == 0);
+}
+
+TEST_CASE("the harness matches the signature", "[harness]") {
+  ModelSignature signature;
+  signature.inputs.push_back(spec("image", DType::Float, {1, 3}));
+  signature.inputs.push_back(spec("mask", DType::Bool, {1, 3}));
+  signature.outputs.push_back(spec("scores", DType::Int64, {2}));
+  std::string c = generateHarness(signature, "model");
+  CHECK_THAT(c, Contains("#include \"model.h\""));
+  CHECK_THAT(c, Contains("MODEL_NUM_INPUTS == NUM_IN"));
+  CHECK_THAT(c, Contains("MODEL_ARENA_BYTES"));
+  CHECK_THAT(c, Contains("static const size_t in_bytes[] = {12, 3};"));
+  CHECK_THAT(c, Contains("static const size_t out_bytes[] = {16};"));
+  CHECK_THAT(c, Contains("model_inputs inputs = {in[0], in[1]};"));
+  CHECK_THAT(c, Contains("model_outputs outputs = {out[0]};"));
+  CHECK_THAT(c, Contains("status = model_run(&inputs, &outputs, arena);"));
+}
+
+TEST_CASE("a model without inputs gets placeholder initializers", "[harness]") {
+  ModelSignature signature;
+  signature.outputs.push_back(spec("y", DType::Float, {1}));
+  std::string c = generateHarness(signature, "net");
+  CHECK_THAT(c, Contains("static const size_t in_bytes[] = {0};"));
+  CHECK_THAT(c, Contains("net_inputs inputs = {0};"));
+}
+
+TEST_CASE("tensor names become safe file names", "[harness]") {
+  CHECK(tensorFileStem("output") == "output");
+  CHECK(tensorFileStem("model/dense/BiasAdd:0") == "model_dense_BiasAdd:0");
+  CHECK(tensorFileStem("..") == "_..");
+  CHECK(tensorFileStem("") == "_");
+  CHECK(withoutFilePrefix("x.npy: truncated", "x.npy") == "truncated");
+  CHECK(withoutFilePrefix("y.npy: truncated", "x.npy") == "y.npy: truncated");
+}
