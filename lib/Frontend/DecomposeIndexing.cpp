@@ -229,8 +229,13 @@ LogicalResult decomposeSplit(NodeContext &ctx) {
     given = *values;
   }
   SmallVector<int64_t> sizes;
-  for (unsigned i = 0; i < ctx.numResults(); ++i)
+  for (unsigned i = 0; i < ctx.numResults(); ++i) {
+    if (ctx.resultType(i).getRank() != rank) {
+      ctx.error() << "output " << i << " does not have the input's rank";
+      return failure();
+    }
     sizes.push_back(ctx.resultType(i).getShape()[*axis]);
+  }
   if (given && *given != sizes) {
     ctx.error() << "split " << shapeString(*given)
                 << " differs from the output sizes " << shapeString(sizes);

@@ -105,6 +105,40 @@ FailureOr<SmallVector<int64_t>> perDim(NodeContext &ctx, StringRef name,
   return *values;
 }
 
+/// Checks that every one of `params` is 1-D of the channel count of `x`.
+LogicalResult checkPerChannel(NodeContext &ctx, Value x,
+                              ArrayRef<Value> params) {
+  if (TensorBuilder::rankOf(x) < 2) {
+    ctx.error() << "needs an input with a channel dim";
+    return failure();
+  }
+  int64_t channels = TensorBuilder::shapeOf(x)[1];
+  for (Value param : params)
+    if (TensorBuilder::typeOf(param).getShape() !=
+        ArrayRef<int64_t>(channels)) {
+      ctx.error() << "per-channel parameters must have the shape [" << channels
+                  << "] (one value per channel), not "
+                  << TensorBuilder::typeOf(param);
+      return failure();
+    }
+  return success();
+}
+
+/// `param` of shape [C] reshaped to [C, 1, ...] so that it broadcasts over
+/// the channel dim of a rank-`rank` tensor.
+Value perChannel(TensorBuilder &tb, Value param, int64_t rank) {
+  if (!param)
+    return {};
+  if (TensorBuilder::rankOf(param) != 1 || rank < 2) {
+    tb.error() << "a per-channel parameter must be 1-D, not "
+               << TensorBuilder::typeOf(param);
+    return {};
+  }
+  SmallVector<int64_t> shape(rank - 1, 1);
+  shape[0] = TensorBuilder::shapeOf(param)[0];
+  return tb.reshape(param, shape);
+}
+
 LogicalResult decomposeConv(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "X"), w = ctx.requiredInput(1, "W");
   Value bias = ctx.input(2);
@@ -137,11 +171,8 @@ LogicalResult decomposeConv(NodeContext &ctx) {
   options.padHigh = pads->second;
   TensorBuilder &tb = ctx.tb();
   Value y = tb.conv(x, w, options);
-  if (bias) {
-    SmallVector<int64_t> shape(n + 1, 1);
-    shape[0] = TensorBuilder::shapeOf(bias)[0];
-    y = tb.add(y, tb.reshape(bias, shape));
-  }
+  if (bias)
+    y = tb.add(y, perChannel(tb, bias, rank));
   ctx.setResult(0, y);
   return success();
 }
@@ -173,7 +204,7 @@ template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
   auto pads = spatialPads(ctx, in, *kernel, *strides, *dilations);
   if (failed(pads))
     return failure();
-  ctx.intAttr("ceil_mode", 0); // the result type already says
+  bool ceilMode = ctx.intAttr("ceil_mode", 0) != 0;
   bool includePad = ctx.intAttr("count_include_pad", 0) != 0;
   if (isMax) {
     ctx.ignoreAttr("storage_order"); // only for the Indices output
@@ -183,6 +214,11 @@ template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
     }
   }
 
+  if (ctx.resultType(0).getRank() != rank) {
+    ctx.error() << "declares a result of rank " << ctx.resultType(0).getRank()
+                << " for an input of rank " << rank;
+    return failure();
+  }
   ArrayRef<int64_t> out = ctx.resultType(0).getShape().drop_front(2);
   SmallVector<int64_t> low{0, 0}, high{0, 0}, extra{0, 0}, none(rank, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -190,8 +226,10 @@ template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
     high.push_back(pads->second[i]);
     int64_t covered =
         (out[i] - 1) * (*strides)[i] + ((*kernel)[i] - 1) * (*dilations)[i] + 1;
-    extra.push_back(
-        std::max<int64_t>(0, covered - (in[i] + low.back() + high.back())));
+    // Only ceil_mode lets windows hang over the end; otherwise a result
+    // type that needs it is wrong (and reported when the result is checked).
+    int64_t overhang = covered - (in[i] + low.back() + high.back());
+    extra.push_back(ceilMode ? std::max<int64_t>(0, overhang) : 0);
   }
   SmallVector<int64_t> windowAxes;
   for (size_t i = 0; i < n; ++i)
@@ -243,16 +281,6 @@ template <bool isMax> LogicalResult decomposeGlobalPool(NodeContext &ctx) {
   return success();
 }
 
-/// `param` of shape [C] reshaped to [C, 1, ...] so that it broadcasts over
-/// the channel dim of a rank-`rank` tensor.
-Value perChannel(TensorBuilder &tb, Value param, int64_t rank) {
-  if (!param)
-    return {};
-  SmallVector<int64_t> shape(rank - 1, 1);
-  shape[0] = TensorBuilder::shapeOf(param)[0];
-  return tb.reshape(param, shape);
-}
-
 /// Inference form: (x - mean) * (scale / sqrt(var + eps)) + bias.
 LogicalResult decomposeBatchNorm(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "X"), scale = ctx.requiredInput(1, "scale");
@@ -277,7 +305,8 @@ LogicalResult decomposeBatchNorm(NodeContext &ctx) {
       ctx.error() << "the running statistics outputs need training mode";
       return failure();
     }
-  if (!x || !scale || !bias || !mean || !var)
+  if (!x || !scale || !bias || !mean || !var ||
+      failed(checkPerChannel(ctx, x, {scale, bias, mean, var})))
     return failure();
   TensorBuilder &tb = ctx.tb();
   int64_t rank = TensorBuilder::rankOf(x);
@@ -294,7 +323,7 @@ LogicalResult decomposeInstanceNorm(NodeContext &ctx) {
         scale = ctx.requiredInput(1, "scale");
   Value bias = ctx.requiredInput(2, "B");
   double epsilon = ctx.floatAttr("epsilon", 1e-5f);
-  if (!x || !scale || !bias)
+  if (!x || !scale || !bias || failed(checkPerChannel(ctx, x, {scale, bias})))
     return failure();
   TensorBuilder &tb = ctx.tb();
   int64_t rank = TensorBuilder::rankOf(x);

@@ -368,10 +368,20 @@ Value TensorBuilder::repeat(Value x, ArrayRef<int64_t> repeats) {
 Value TensorBuilder::concat(ArrayRef<Value> parts, int64_t axis) {
   if (parts.empty() || llvm::any_of(parts, [](Value v) { return !v; }))
     return {};
-  int64_t total = 0;
-  for (Value part : parts)
-    total += shapeOf(part)[axis];
   int64_t rank = rankOf(parts[0]);
+  int64_t total = 0;
+  for (Value part : parts) {
+    bool fits = rankOf(part) == rank && axis >= 0 && axis < rank &&
+                elementTypeOf(part) == elementTypeOf(parts[0]);
+    for (int64_t i = 0; fits && i < rank; ++i)
+      fits = i == axis || shapeOf(part)[i] == shapeOf(parts[0])[i];
+    if (!fits) {
+      error() << "cannot concatenate " << typeOf(part) << " with "
+              << typeOf(parts[0]) << " along axis " << axis;
+      return {};
+    }
+    total += shapeOf(part)[axis];
+  }
   Value result;
   int64_t offset = 0;
   for (Value part : parts) {

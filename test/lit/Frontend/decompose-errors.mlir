@@ -139,3 +139,16 @@ func.func @attribute_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tgc.onnx_node "LeakyRelu"(%x) {opset = 16 : i64, attrs = {alpha = 1 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Hand-written IR may disagree with itself; that is an error, not a crash.
+func.func @inconsistent_shapes(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %x: tensor<1x1x2x2xf32>, %s: tensor<f32>) -> (tensor<2x6xf32>, tensor<1x1x1x1xf32>, tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{node (Concat): cannot concatenate 'tensor<3xf32>' with 'tensor<2x3xf32>' along axis 1}}
+  %0 = tgc.onnx_node "Concat"(%a, %b) {opset = 13 : i64, attrs = {axis = 1 : i64}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x6xf32>
+  // expected-error @+1 {{node (MaxPool): window 3 (stride 1, dilation 1) does not fit dim 2 of size 2}}
+  %1 = tgc.onnx_node "MaxPool"(%x) {opset = 12 : i64, attrs = {kernel_shape = array<i64: 3, 3>}} : (tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32>
+  // expected-error @+1 {{node (InstanceNormalization): per-channel parameters must have the shape [1] (one value per channel), not 'tensor<f32>'}}
+  %2 = tgc.onnx_node "InstanceNormalization"(%x, %s, %s) {opset = 6 : i64} : (tensor<1x1x2x2xf32>, tensor<f32>, tensor<f32>) -> tensor<1x1x2x2xf32>
+  return %0, %1, %2 : tensor<2x6xf32>, tensor<1x1x1x1xf32>, tensor<1x1x2x2xf32>
+}
