@@ -172,7 +172,7 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
                                 StringRef dir, const CompileOptions &options,
                                 DiagnosticPrinter *printer,
                                 ModelSignature *signature) {
-  Location loc = FileLineColLoc::get(&context, modelPath, 0, 0);
+  Location loc = fileLoc(context, modelPath);
   if (failed(checkCompileOptions(loc, options)))
     return failure();
   SmallVector<StringRef> dumps =
@@ -256,7 +256,7 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
 LogicalResult compileModel(MLIRContext &context, StringRef modelPath,
                            StringRef outputDir, const CompileOptions &options,
                            DiagnosticPrinter *printer) {
-  Location loc = FileLineColLoc::get(&context, modelPath, 0, 0);
+  Location loc = fileLoc(context, modelPath);
   // Cheap checks first, so a typo in an option never touches the disk.
   if (failed(checkCompileOptions(loc, options)) ||
       failed(classifyModel(context, modelPath)) ||

@@ -33,19 +33,6 @@ constexpr StringLiteral kPackageName = "net";
 /// How much of a failing compiler's or harness's output an error repeats.
 constexpr size_t kLogTailBytes = 4000;
 
-Location fileLoc(MLIRContext &context, StringRef path) {
-  return FileLineColLoc::get(&context, path, 0, 0);
-}
-
-std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string text = "[";
-  for (auto [i, dim] : enumerate(shape)) {
-    text += i ? "," : "";
-    text += dim < 0 ? "?" : std::to_string(dim);
-  }
-  return text + "]";
-}
-
 std::string joinPath(StringRef a, const Twine &b) {
   SmallString<256> path(a);
   sys::path::append(path, b);
@@ -130,7 +117,7 @@ LogicalResult checkInputTensor(MLIRContext &context, const TensorSpec &spec,
     return emitError(loc) << "input '" << spec.name << "': shape "
                           << ::tgc::shapeString(tensor.shape)
                           << " does not match the model's "
-                          << shapeText(spec.shape);
+                          << formatShape(spec.shape);
   return success();
 }
 

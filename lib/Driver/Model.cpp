@@ -13,13 +13,12 @@ using namespace llvm;
 using ::tgc::DType;
 
 namespace mlir::tgc {
-namespace {
 
 Location fileLoc(MLIRContext &context, StringRef path) {
   return FileLineColLoc::get(&context, path, 0, 0);
 }
 
-std::string shapeText(ArrayRef<int64_t> shape) {
+std::string formatShape(ArrayRef<int64_t> shape) {
   std::string text = "[";
   for (auto [i, dim] : enumerate(shape)) {
     text += i ? "," : "";
@@ -27,6 +26,8 @@ std::string shapeText(ArrayRef<int64_t> shape) {
   }
   return text + "]";
 }
+
+namespace {
 
 FailureOr<DType> dtypeOf(Type type) {
   if (type.isF32())
@@ -91,8 +92,8 @@ LogicalResult checkShapesMatch(MLIRContext &context, StringRef path,
     if (ArrayRef<int64_t>(input->shape) != ArrayRef<int64_t>(shape))
       return emitError(fileLoc(context, path))
              << "input '" << name << "' has the fixed shape "
-             << shapeText(input->shape) << " in this IR, not "
-             << shapeText(shape);
+             << formatShape(input->shape) << " in this IR, not "
+             << formatShape(shape);
   }
   return success();
 }

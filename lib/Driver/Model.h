@@ -39,6 +39,13 @@ struct ModelSignature {
 
 enum class ModelKind { Onnx, Mlir };
 
+/// The location of a whole file, `file:0:0`: what every diagnostic about a
+/// file (rather than a node in it) is reported at.
+Location fileLoc(MLIRContext &context, llvm::StringRef path);
+
+/// "[1,?,28]": a shape with dynamic dimensions as '?'.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
 /// Checks that `path` is a readable file named `.onnx` or `.mlir` and says
 /// which; emits an error naming the file otherwise.
 FailureOr<ModelKind> classifyModel(MLIRContext &context, llvm::StringRef path);

@@ -24,7 +24,7 @@ namespace mlir::tgc {
 LogicalResult runModel(MLIRContext &context, StringRef modelPath,
                        const RunOptions &options, DiagnosticPrinter *printer,
                        raw_ostream &out) {
-  Location modelLoc = FileLineColLoc::get(&context, modelPath, 0, 0);
+  Location modelLoc = fileLoc(context, modelPath);
   if (options.outputFormat != "npy" && options.outputFormat != "pb")
     return emitError(modelLoc) << "--output-format " << options.outputFormat
                                << ": expected npy or pb";
@@ -35,7 +35,7 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
   // Names first: every --input must be a model input, given once.
   StringMap<std::string> files;
   for (const auto &[name, file] : options.inputs) {
-    Location loc = FileLineColLoc::get(&context, file, 0, 0);
+    Location loc = fileLoc(context, file);
     bool known = any_of(signature->inputs,
                         [&](const TensorSpec &s) { return s.name == name; });
     if (!known) {
@@ -63,7 +63,7 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
     StringRef file = files[spec.name];
     ::tgc::Result<HostTensor> tensor = ::tgc::readTensorFile(file.str());
     if (!tensor)
-      return emitError(FileLineColLoc::get(&context, file, 0, 0))
+      return emitError(fileLoc(context, file))
              << "input '" << spec.name
              << "': " << withoutFilePrefix(tensor.error(), file);
     if (failed(checkInputTensor(context, spec, *tensor, file)))
@@ -84,7 +84,7 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
     return failure();
 
   if (std::error_code ec = sys::fs::create_directories(options.outputDir))
-    return emitError(FileLineColLoc::get(&context, options.outputDir, 0, 0))
+    return emitError(fileLoc(context, options.outputDir))
            << "cannot create the output folder: " << ec.message();
   for (const HostTensor &output : *outputs) {
     SmallString<256> path(options.outputDir);
@@ -92,7 +92,7 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
                       tensorFileStem(output.name) + "." + options.outputFormat);
     ::tgc::Status written = ::tgc::writeTensorFile(path.str().str(), output);
     if (!written)
-      return emitError(FileLineColLoc::get(&context, path, 0, 0))
+      return emitError(fileLoc(context, path))
              << withoutFilePrefix(written.error(), path);
     out << path << ": " << output.name << " " << ::tgc::dtypeName(output.dtype)
         << " " << ::tgc::shapeString(output.shape) << "\n";

@@ -54,7 +54,7 @@ FailureOr<HostTensor> readTensor(MLIRContext &context, StringRef path,
                                  StringRef role) {
   ::tgc::Result<HostTensor> tensor = ::tgc::readTensorFile(path.str());
   if (!tensor)
-    return emitError(FileLineColLoc::get(&context, path, 0, 0))
+    return emitError(fileLoc(context, path))
            << role << ": " << withoutFilePrefix(tensor.error(), path);
   return std::move(*tensor);
 }
@@ -71,7 +71,7 @@ FailureOr<DataSet> readDataSet(MLIRContext &context, StringRef label,
   for (auto [i, spec] : enumerate(signature.inputs)) {
     std::string path = findFor(inputsDir, spec, i, /*isInput=*/true);
     if (path.empty())
-      return emitError(FileLineColLoc::get(&context, inputsDir, 0, 0))
+      return emitError(fileLoc(context, inputsDir))
              << "no file for input " << i << " '" << spec.name << "'";
     FailureOr<HostTensor> tensor =
         readTensor(context, path, "input '" + spec.name + "'");
@@ -83,7 +83,7 @@ FailureOr<DataSet> readDataSet(MLIRContext &context, StringRef label,
   for (auto [i, spec] : enumerate(signature.outputs)) {
     std::string path = findFor(expectedDir, spec, i, /*isInput=*/false);
     if (path.empty())
-      return emitError(FileLineColLoc::get(&context, expectedDir, 0, 0))
+      return emitError(fileLoc(context, expectedDir))
              << "no reference file for output " << i << " '" << spec.name
              << "'";
     FailureOr<HostTensor> tensor =
@@ -113,7 +113,7 @@ FailureOr<std::vector<DataSet>> readCase(MLIRContext &context,
     if (sys::path::filename(it->path()).starts_with("test_data_set_") &&
         sys::fs::is_directory(it->path()))
       dirs.push_back(it->path());
-  Location caseLoc = FileLineColLoc::get(&context, caseDir, 0, 0);
+  Location caseLoc = fileLoc(context, caseDir);
   if (ec)
     return emitError(caseLoc) << ec.message();
   if (dirs.empty())
@@ -130,7 +130,7 @@ FailureOr<std::vector<DataSet>> readCase(MLIRContext &context,
     std::string extra =
         joinPath(dir, "input_" + Twine(signature.inputs.size()) + ".pb");
     if (sys::fs::exists(extra))
-      return emitError(FileLineColLoc::get(&context, extra, 0, 0))
+      return emitError(fileLoc(context, extra))
              << "the model has only " << signature.inputs.size()
              << " inputs that are not initializers";
     auto byPosition = [](StringRef dir, const TensorSpec &, size_t i,
@@ -180,7 +180,7 @@ bool report(raw_ostream &out, const TensorSpec &spec, const Comparison &c,
 LogicalResult verifyModel(MLIRContext &context, StringRef path,
                           const VerifyOptions &options,
                           DiagnosticPrinter *printer, raw_ostream &out) {
-  Location loc = FileLineColLoc::get(&context, path, 0, 0);
+  Location loc = fileLoc(context, path);
   bool isCase = sys::fs::is_directory(path);
   bool haveDirs = !options.inputsDir.empty() || !options.expectedDir.empty();
   if (isCase && haveDirs)
