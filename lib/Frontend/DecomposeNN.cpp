@@ -177,6 +177,128 @@ LogicalResult decomposeConv(NodeContext &ctx) {
   return success();
 }
 
+/// ConvTranspose as tinygrad does it: spread the input out by the stride
+/// (zeros in between), pad by what the kernel overhangs, and convolve with
+/// the weight flipped and its channel dims swapped.
+LogicalResult decomposeConvTranspose(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X"), w = ctx.requiredInput(1, "W");
+  Value bias = ctx.input(2);
+  if (!x || !w)
+    return failure();
+  int64_t rank = TensorBuilder::rankOf(x);
+  if (rank < 3 || TensorBuilder::rankOf(w) != rank ||
+      ctx.resultType(0).getRank() != rank) {
+    ctx.error() << "needs input, weight and result of the same rank >= 3";
+    return failure();
+  }
+  size_t n = rank - 2;
+  int64_t groups = ctx.intAttr("group", 1);
+  ArrayRef<int64_t> in = TensorBuilder::shapeOf(x).drop_front(2);
+  ArrayRef<int64_t> out = ctx.resultType(0).getShape().drop_front(2);
+  int64_t cin = TensorBuilder::shapeOf(w)[0];
+  int64_t coutPerGroup = TensorBuilder::shapeOf(w)[1];
+  SmallVector<int64_t> kernel(TensorBuilder::shapeOf(w).drop_front(2));
+  if (auto given = ctx.intsAttr("kernel_shape"); given && *given != kernel) {
+    ctx.error() << "'kernel_shape' differs from the weight's shape";
+    return failure();
+  }
+  if (groups < 1 || cin % groups != 0 || TensorBuilder::shapeOf(x)[1] != cin) {
+    ctx.error() << "weight of " << cin << " input channels in " << groups
+                << " groups does not fit the input";
+    return failure();
+  }
+  auto strides = perDim(ctx, "strides", n, 1);
+  auto dilations = perDim(ctx, "dilations", n, 1);
+  auto outputPadding = perDim(ctx, "output_padding", n, 0);
+  if (failed(strides) || failed(dilations) || failed(outputPadding))
+    return failure();
+
+  // Padding of the output: given, or what makes the output the size the
+  // result type (from output_shape or auto_pad) says.
+  std::string autoPad = ctx.strAttr("auto_pad", "NOTSET");
+  std::optional<SmallVector<int64_t>> pads = ctx.intsAttr("pads");
+  bool fromShape = ctx.intsAttr("output_shape").has_value() ||
+                   autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+  if (autoPad != "NOTSET" && autoPad != "VALID" && !fromShape) {
+    ctx.error() << "auto_pad '" << autoPad << "' is not supported";
+    return failure();
+  }
+  SmallVector<int64_t> begin(n, 0), end(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t span = ((kernel[i] - 1) * (*dilations)[i] + 1);
+    int64_t full = (*strides)[i] * (in[i] - 1) + (*outputPadding)[i] + span;
+    if (fromShape) {
+      // An output larger than the transposed convolution makes is padded
+      // at the end, like output_padding (as the ONNX test data has it).
+      int64_t total = full - out[i];
+      int64_t half = total / 2;
+      begin[i] = total < 0 ? 0 : autoPad == "SAME_UPPER" ? half : total - half;
+      end[i] = total - begin[i];
+    } else if (pads && autoPad == "NOTSET") {
+      if (pads->size() != 2 * n) {
+        ctx.error() << "'pads' has " << pads->size() << " values for " << n
+                    << " spatial dims";
+        return failure();
+      }
+      begin[i] = (*pads)[i];
+      end[i] = (*pads)[n + i];
+    }
+  }
+
+  TensorBuilder &tb = ctx.tb();
+  // Spread: [.., d, ..] -> [.., d, 1, ..] -> pad to [.., d, s, ..] ->
+  // [.., d*s, ..] -> drop the s-1 trailing zeros.
+  Value spread = x;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t s = (*strides)[i];
+    if (s == 1)
+      continue;
+    int64_t axis = 2 + i;
+    SmallVector<int64_t> shape(TensorBuilder::shapeOf(spread));
+    SmallVector<int64_t> split(shape);
+    split.insert(split.begin() + axis + 1, 1);
+    SmallVector<int64_t> low(split.size(), 0), high(split.size(), 0);
+    high[axis + 1] = s - 1;
+    Value v = tb.pad(tb.reshape(spread, split), low, high);
+    SmallVector<int64_t> merged(shape);
+    merged[axis] = shape[axis] * s;
+    v = tb.reshape(v, merged);
+    SmallVector<int64_t> keepBegin(merged.size(), 0), keepEnd(merged);
+    keepEnd[axis] -= s - 1;
+    spread = tb.shrink(v, keepBegin, keepEnd);
+  }
+
+  // W [cin, cout/g, k..] -> [g, cin/g, cout/g, k..] -> [g, cout/g, cin/g, k..]
+  // -> [cout, cin/g, k..], flipped in space.
+  SmallVector<int64_t> grouped{groups, cin / groups, coutPerGroup};
+  llvm::append_range(grouped, kernel);
+  SmallVector<int64_t> order{0, 2, 1};
+  SmallVector<int64_t> spatial;
+  for (size_t i = 0; i < n; ++i) {
+    order.push_back(3 + i);
+    spatial.push_back(2 + i);
+  }
+  SmallVector<int64_t> convShape{groups * coutPerGroup, cin / groups};
+  llvm::append_range(convShape, kernel);
+  Value weight = tb.permute(tb.reshape(w, grouped), order);
+  weight = tb.flip(tb.reshape(weight, convShape), spatial);
+
+  TensorBuilder::ConvOptions options;
+  options.groups = groups;
+  options.strides.assign(n, 1);
+  options.dilations = *dilations;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t overhang = (kernel[i] - 1) * (*dilations)[i];
+    options.padLow.push_back(overhang - begin[i]);
+    options.padHigh.push_back(overhang - end[i] + (*outputPadding)[i]);
+  }
+  Value y = tb.conv(spread, weight, options);
+  if (bias)
+    y = tb.add(y, perChannel(tb, bias, rank));
+  ctx.setResult(0, y);
+  return success();
+}
+
 /// MaxPool and AveragePool. The output size comes from the node's result
 /// type; with ceil_mode the windows that hang over the end see extra
 /// padding that never counts.
@@ -413,6 +535,7 @@ void mlir::tgc::addNNDecompositions(DecompositionTable &table) {
   table["MatMul"] = decomposeMatMul;
   table["Gemm"] = decomposeGemm;
   table["Conv"] = decomposeConv;
+  table["ConvTranspose"] = decomposeConvTranspose;
   table["MaxPool"] = decomposePool<true>;
   table["AveragePool"] = decomposePool<false>;
   table["GlobalAveragePool"] = decomposeGlobalPool<false>;

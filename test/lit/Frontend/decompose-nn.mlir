@@ -225,3 +225,24 @@ func.func @softmax(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf3
   %2 = tgc.onnx_node "LogSoftmax"(%x) {opset = 13 : i64, attrs = {axis = 1 : i64}} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return %0, %1, %2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
 }
+
+// ConvTranspose: the input spread out by the stride (a unit dim padded with
+// stride-1 zeros, merged, the trailing zeros dropped), padded by the kernel's
+// overhang, convolved with the weight's channel dims swapped and flipped.
+// CHECK-LABEL: func @conv_transpose(
+// CHECK-NEXT: %[[R:.*]] = tgc.reshape %arg0 : tensor<1x2x3x3xf32> -> tensor<1x2x3x1x3xf32>
+// CHECK-NEXT: %[[P:.*]] = tgc.pad %[[R]] low [0, 0, 0, 0, 0] high [0, 0, 0, 1, 0]
+// CHECK-NEXT: %[[M:.*]] = tgc.reshape %[[P]] : tensor<1x2x3x2x3xf32> -> tensor<1x2x6x3xf32>
+// CHECK-NEXT: tgc.shrink %[[M]] begin [0, 0, 0, 0] end [1, 2, 5, 3]
+// CHECK: %[[SPREAD:.*]] = tgc.shrink %{{.*}} begin [0, 0, 0, 0] end [1, 2, 5, 5] : tensor<1x2x5x6xf32> -> tensor<1x2x5x5xf32>
+// CHECK-NEXT: %[[WG:.*]] = tgc.reshape %arg1 : tensor<2x4x3x3xf32> -> tensor<1x2x4x3x3xf32>
+// CHECK-NEXT: %[[WT:.*]] = tgc.permute %[[WG]] [0, 2, 1, 3, 4]
+// CHECK-NEXT: %[[WR:.*]] = tgc.reshape %[[WT]] : tensor<1x4x2x3x3xf32> -> tensor<4x2x3x3xf32>
+// CHECK-NEXT: %[[WF:.*]] = tgc.flip %[[WR]] [2, 3] : tensor<4x2x3x3xf32>
+// CHECK-NEXT: tgc.pad %[[SPREAD]] low [0, 0, 2, 2] high [0, 0, 2, 2] : tensor<1x2x5x5xf32> -> tensor<1x2x9x9xf32>
+// CHECK: tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x4x7x7x2x3x3xf32>
+// CHECK-NEXT: tgc.reshape %{{.*}} -> tensor<1x4x7x7xf32>
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32> {
+  %0 = tgc.onnx_node "ConvTranspose"(%x, %w) {opset = 11 : i64, attrs = {strides = array<i64: 2, 2>}} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32>
+  return %0 : tensor<1x4x7x7xf32>
+}
