@@ -150,6 +150,11 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   CLI::App app("tgc: an ahead-of-time compiler from ONNX models to C", "tgc");
   app.set_version_flag("--version", kVersion);
+  // Usage errors look like every other tgc error.
+  app.failure_message([](const CLI::App *, const CLI::Error &error) {
+    return std::string("tgc: error: ") + error.what() +
+           "\nRun 'tgc --help' or 'tgc COMMAND --help' for the options.\n";
+  });
   app.require_subcommand(1);
   Arguments args;
   addCompile(app, args);
