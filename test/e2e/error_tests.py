@@ -64,6 +64,15 @@ def missing_model(env):
           "the error does not say the file is missing:\n" + stderr)
 
 
+def bad_mlir(env):
+    """A broken IR file: the error gives the line and column."""
+    model = env.path("broken.mlir")
+    with open(model, "w") as f:
+        f.write("module {\n  func.func @main( {\n")
+    expect_error(env, ["compile", model, "-o", env.path("out")],
+                 [model + ":2:"], out_dir=env.path("out"))
+
+
 def bad_extension(env):
     model = env.path("model.txt")
     shutil.copy(env.model("cnn"), model)
@@ -230,6 +239,7 @@ main({
     "not_onnx": not_onnx,
     "missing_model": missing_model,
     "bad_extension": bad_extension,
+    "bad_mlir": bad_mlir,
     "unsupported_op": unsupported_op,
     "keeps_existing_output": keeps_existing_output,
     "refuses_foreign_output": refuses_foreign_output,
