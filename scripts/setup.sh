@@ -5,8 +5,8 @@
 # nor the network, so re-runs are fast and work offline. Run it as root, or as
 # a user with sudo.
 #
-# Not installed here: python3-torch and python3-onnx, which only
-# models/make_models.py needs (regenerating the bundled models).
+# Not installed here: python3-torch, which only models/make_models.py needs
+# (regenerating the bundled models).
 set -euo pipefail
 
 packages=(
@@ -17,6 +17,7 @@ packages=(
   libprotobuf-dev protobuf-compiler        # ONNX's protobuf
   catch2 libcli11-dev nlohmann-json3-dev   # unit tests, command line, JSON
   python3                                  # Debian's, for lit
+  python3-numpy python3-onnx               # the end-to-end tests (test/e2e)
 )
 
 missing=()
