@@ -1,0 +1,63 @@
+// Numerical check of the decompositions, before and apart from code
+// generation: ONNX test cases are imported, decomposed, evaluated by a numpy
+// interpreter of the graph-level IR (Inputs/graph_eval.py) and compared with
+// their reference outputs. '+frozen' makes integer inputs (slice bounds,
+// pads, axes) constants first. Needs Debian's python3 with numpy and onnx.
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py %models/mlp %models/cnn %models/resblock %models/transformer | FileCheck %s --check-prefix=MODELS
+// MODELS: 4 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_add_bcast test_sub_bcast test_mul_bcast test_div_bcast \
+// RUN:   test_pow_bcast_array test_pow_types_int64_int64 test_neg test_abs \
+// RUN:   test_sqrt test_reciprocal test_exp test_log test_erf \
+// RUN:   test_tanh test_sigmoid test_relu test_leakyrelu test_clip \
+// RUN:   test_clip_default_int8_min test_hardsigmoid test_hardswish test_softplus \
+// RUN:   test_softsign test_elu test_selu test_prelu_broadcast \
+// RUN:   test_min_example test_max_example test_sum_example test_mean_example \
+// RUN:   test_floor test_ceil test_round test_sign test_not_2d \
+// RUN:   test_and_bcast4v3d test_or_bcast4v3d test_xor_bcast4v3d \
+// RUN:   test_less_equal_bcast test_greater_equal_bcast test_equal_bcast test_sin \
+// RUN:   test_cos test_where_example test_cast_FLOAT_to_FLOAT16 test_isinf \
+// RUN:   test_isnan test_mod_mixed_sign_int32 test_bitshift_right_uint16 \
+// RUN:   test_dropout_default_mask \
+// RUN:   | FileCheck %s --check-prefix=ELEMENTWISE
+// ELEMENTWISE: 50 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_reduce_mean_keepdims_random test_reduce_max_do_not_keepdims_random \
+// RUN:   test_reduce_min_negative_axes_keepdims_random test_reduce_prod_default_axes_keepdims_random \
+// RUN:   test_reduce_l2_keep_dims_random test_reduce_log_sum_exp_keepdims_random \
+// RUN:   test_reduce_sum_keepdims_random+frozen \
+// RUN:   test_argmax_negative_axis_keepdims_random_select_last_index test_argmin_no_keepdims_random \
+// RUN:   | FileCheck %s --check-prefix=REDUCE
+// REDUCE: 9 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_matmul_4d test_gemm_all_attributes test_conv_with_strides_and_asymmetric_padding \
+// RUN:   test_conv_with_autopad_same test_maxpool_2d_ceil test_maxpool_2d_dilations \
+// RUN:   test_maxpool_2d_same_lower test_averagepool_2d_pads \
+// RUN:   test_averagepool_2d_pads_count_include_pad test_averagepool_2d_ceil \
+// RUN:   test_globalaveragepool test_batchnorm_epsilon test_instancenorm_example \
+// RUN:   test_layer_normalization_4d_axis_negative_2 test_softmax_axis_0 test_softmax_example \
+// RUN:   test_logsoftmax_axis_1 test_convtranspose_pads test_convtranspose_dilations \
+// RUN:   test_convtranspose_output_shape --base /usr/include/onnx/backend/test/data/pytorch-converted test_Conv2d_groups \
+// RUN:   test_Conv1d_dilated test_Conv3d_stride_padding \
+// RUN:   test_PReLU_2d_multiparam \
+// RUN:   | FileCheck %s --check-prefix=NN
+// NN: 24 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_reshape_zero_and_negative_dim test_flatten_negative_axis2 \
+// RUN:   test_squeeze_negative_axes test_unsqueeze_unsorted_axes \
+// RUN:   test_transpose_all_permutations_3 test_concat_3d_axis_negative_2 \
+// RUN:   test_gather_negative_indices test_gather_2d_indices test_expand_dim_changed \
+// RUN:   test_tile test_split_variable_parts_2d test_depthtospace_crd_mode \
+// RUN:   test_spacetodepth test_shape_start_1_end_negative_1 test_size \
+// RUN:   test_constantofshape_int_zeros test_slice_neg_steps+frozen \
+// RUN:   test_slice_start_out_of_bounds+frozen test_constant_pad+frozen \
+// RUN:   test_reflect_pad+frozen test_edge_pad+frozen \
+// RUN:   test_range_int32_type_negative_delta+frozen --base /usr/include/onnx/backend/test/data/pytorch-converted test_Embedding \
+// RUN:   test_PixelShuffle \
+// RUN:   | FileCheck %s --check-prefix=SHAPE
+// SHAPE: 24 passed, 0 failed
