@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/CEmitterHelpers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -142,7 +144,155 @@ void CHelperSet::require(CHelper helper) {
   }
 }
 
+
+//===----------------------------------------------------------------------===//
+// Native vectors
+//===----------------------------------------------------------------------===//
+
+std::string mlir::tgc::getVectorTypeName(Type element, int64_t lanes) {
+  if (!(element.isF32() || element.isF64()) || lanes < 2 || lanes > 64 ||
+      !llvm::isPowerOf2_64(lanes))
+    return "";
+  return "tgc_f" + std::to_string(element.getIntOrFloatBitWidth()) + "x" +
+         std::to_string(lanes);
+}
+
+void CHelperSet::requireVector(Type element, int64_t lanes) {
+  if (!getVectorTypeName(element, lanes).empty())
+    vectors.insert({element.getIntOrFloatBitWidth(), lanes});
+}
+
+// Which spelling a source uses is decided once, and a build can force the
+// portable one (-DTGC_VECTOR_EXTENSIONS=0), which the tests do.
+static const char kVectorPrelude[] = R"C(#ifndef TGC_VECTOR_EXTENSIONS
+#if defined(__GNUC__)
+#define TGC_VECTOR_EXTENSIONS 1
+#else
+#define TGC_VECTOR_EXTENSIONS 0
+#endif
+#endif
+/* clang warns about unused static inline functions in a .c file. */
+#if defined(__GNUC__)
+#define TGC_VECTOR_FN static inline __attribute__((unused))
+#else
+#define TGC_VECTOR_FN static inline
+#endif
+)C";
+
+// One vector type: @T@ its name, @E@ the element's C type, @M@ the signed
+// integer of the same width, @N@ the lanes, @B@ the bytes, @X@ `x` repeated
+// @N@ times. With GCC/clang vector extensions every operation is the C
+// operator, which the compiler emits as one SIMD instruction (or several
+// for vectors wider than the machine's); an unaligned, may_alias twin type
+// does loads and stores. Elsewhere a vector is an array in a struct and each
+// operation a loop over it.
+static const char kVectorType[] = R"C(/* @T@: @N@ x @E@ */
+#ifndef @T@_defined
+#define @T@_defined
+#if TGC_VECTOR_EXTENSIONS
+typedef @E@ @T@ __attribute__((vector_size(@B@)));
+typedef @E@ @T@_u __attribute__((vector_size(@B@), aligned(sizeof(@E@)), may_alias));
+typedef @M@ @T@_m __attribute__((vector_size(@B@)));
+#define @T@_load(p) ((@T@) * (const @T@_u *)(p))
+#define @T@_store(p, x) (*(@T@_u *)(p) = (x))
+#define @T@_lane(x, i) ((x)[i])
+#define @T@_make(...) ((@T@){__VA_ARGS__})
+#define @T@_add(a, b) ((a) + (b))
+#define @T@_sub(a, b) ((a) - (b))
+#define @T@_mul(a, b) ((a) * (b))
+#define @T@_div(a, b) ((a) / (b))
+#define @T@_neg(a) (-(a))
+#define @T@_fma(a, b, c) ((a) * (b) + (c))
+/* NaN from either side, as tgc.max: a where a is NaN or greater, else b.
+   Macros, not functions: a vector argument of a function compiled without
+   the ISA of its width changes the ABI, which GCC warns about. The
+   arguments are always names or constants, so evaluating them twice is
+   free. */
+#define @T@_select(m, a, b) \
+  ((@T@)(((@T@_m)(a) & (m)) | ((@T@_m)(b) & ~(m))))
+#define @T@_max(a, b) \
+  @T@_select((@T@_m)(((a) != (a)) | ((a) > (b))), a, b)
+#else
+typedef struct { @E@ v[@N@]; } @T@;
+#define @T@_lane(x, i) ((x).v[i])
+#define @T@_make(...) ((@T@){{__VA_ARGS__}})
+TGC_VECTOR_FN @T@ @T@_load(const @E@ *p) {
+  @T@ r;
+  memcpy(r.v, p, sizeof r.v);
+  return r;
+}
+TGC_VECTOR_FN void @T@_store(@E@ *p, @T@ x) { memcpy(p, x.v, sizeof x.v); }
+#define TGC_LANEWISE(op, expr) \
+  TGC_VECTOR_FN @T@ @T@_##op(@T@ a, @T@ b) { \
+    int i; \
+    for (i = 0; i < @N@; ++i) \
+      a.v[i] = expr; \
+    return a; \
+  }
+TGC_LANEWISE(add, a.v[i] + b.v[i])
+TGC_LANEWISE(sub, a.v[i] - b.v[i])
+TGC_LANEWISE(mul, a.v[i] * b.v[i])
+TGC_LANEWISE(div, a.v[i] / b.v[i])
+TGC_LANEWISE(max, (a.v[i] != a.v[i] || a.v[i] > b.v[i]) ? a.v[i] : b.v[i])
+#undef TGC_LANEWISE
+TGC_VECTOR_FN @T@ @T@_neg(@T@ a) {
+  int i;
+  for (i = 0; i < @N@; ++i)
+    a.v[i] = -a.v[i];
+  return a;
+}
+TGC_VECTOR_FN @T@ @T@_fma(@T@ a, @T@ b, @T@ c) {
+  int i;
+  for (i = 0; i < @N@; ++i)
+    c.v[i] += a.v[i] * b.v[i];
+  return c;
+}
+#endif
+#define @T@_splat(x) @T@_make(@X@)
+#endif
+)C";
+
+static std::string instantiate(StringRef text,
+                               ArrayRef<std::pair<StringRef, std::string>> subs) {
+  std::string result;
+  while (!text.empty()) {
+    size_t at = text.find('@');
+    result += text.take_front(at).str();
+    if (at == StringRef::npos)
+      break;
+    text = text.drop_front(at);
+    bool replaced = false;
+    for (const auto &[key, value] : subs)
+      if (text.starts_with(key)) {
+        result += value;
+        text = text.drop_front(key.size());
+        replaced = true;
+        break;
+      }
+    if (!replaced) {
+      result += '@';
+      text = text.drop_front();
+    }
+  }
+  return result;
+}
+
 void CHelperSet::print(llvm::raw_ostream &os) const {
+  if (!vectors.empty())
+    os << kVectorPrelude << "\n";
+  for (auto [bits, lanes] : vectors) {
+    std::string name = "tgc_f" + std::to_string(bits) + "x" +
+                       std::to_string(lanes);
+    SmallVector<std::string> xs(lanes, "x");
+    os << instantiate(kVectorType,
+                      {{"@T@", name},
+                       {"@E@", bits == 32 ? "float" : "double"},
+                       {"@M@", bits == 32 ? "int32_t" : "int64_t"},
+                       {"@N@", std::to_string(lanes)},
+                       {"@B@", std::to_string(lanes * bits / 8)},
+                       {"@X@", llvm::join(xs, ", ")}})
+       << "\n";
+  }
   for (size_t i = 0; i < needed.size(); ++i)
     if (needed.test(i))
       os << kHelpers[i].definition << "\n";

@@ -10,9 +10,12 @@
 #ifndef TGC_CODEGEN_CEMITTERHELPERS_H
 #define TGC_CODEGEN_CEMITTERHELPERS_H
 
+#include "mlir/IR/Types.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <bitset>
+#include <set>
+#include <string>
 
 namespace mlir::tgc {
 
@@ -33,17 +36,27 @@ enum class CHelper {
 /// The C name of a helper (`tgc_half_to_float`).
 llvm::StringRef getHelperName(CHelper helper);
 
+/// The C type of a vector of `lanes` values of `element` rendered as one C
+/// value (`tgc_f32x16`), or "" if such vectors are rendered lane by lane.
+/// Native vectors are f32 and f64 with a power-of-two lane count from 2 to
+/// 64; their operations are macros named after the type (`tgc_f32x16_add`).
+std::string getVectorTypeName(mlir::Type element, int64_t lanes);
+
 /// The helpers a source needs, printed in dependency order.
 class CHelperSet {
 public:
   /// Marks `helper` and the helpers its body calls as needed.
   void require(CHelper helper);
-  bool empty() const { return needed.none(); }
-  /// Prints the definitions of the needed helpers.
+  /// Marks the native vector type of `lanes` `element`s as needed.
+  void requireVector(mlir::Type element, int64_t lanes);
+  bool empty() const { return needed.none() && vectors.empty(); }
+  /// Prints the definitions of the needed vector types and helpers.
   void print(llvm::raw_ostream &os) const;
 
 private:
   std::bitset<static_cast<size_t>(CHelper::Count)> needed;
+  /// (element bits, lanes) of each native vector type.
+  std::set<std::pair<unsigned, int64_t>> vectors;
 };
 
 } // namespace mlir::tgc

@@ -9,9 +9,13 @@
 // named after what made it (`alu3`, `val2`, `acc0`, `cast1`; loop variables
 // `ridx<id>`), declared where it is computed. The IR verifier guarantees a
 // value defined in a loop is only used inside it, so every use is in scope.
-// Vectors are rendered lane by lane (`alu3_0`, `alu3_1`, ...), which C
-// compilers vectorize again. Values nobody reads are not rendered, lane by
-// lane: an unused local is a -Wall warning and the C builds with -Werror.
+// Vectors of f32 and f64 are native: one local of a vector type
+// (`tgc_f32x16 alu3`) whose operations are the macros CEmitterHelpers
+// defines; ops without a vector form build their result lane by lane
+// (`tgc_f32x16_make(exp2f(tgc_f32x16_lane(a, 0)), ...)`). Other vectors
+// (index, i1) are rendered lane by lane (`alu3_0`, `alu3_1`, ...). Values
+// nobody reads are not rendered: an unused local is a -Wall warning and the
+// C builds with -Werror.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,9 +82,24 @@ private:
 
   /// Declares, for each live lane of `op`'s result, a local initialized
   /// with `laneExpr(operand lanes)`. f16/bf16 results are rounded back to
-  /// their precision unless `exact` (the op cannot leave it).
+  /// their precision unless `exact` (the op cannot leave it). A native
+  /// vector result is one local: `<type>_<vectorOp>(operands)` if
+  /// `vectorOp` is given, else made from the lanes.
   LogicalResult renderAlu(Operation *op, StringRef prefix, LaneFn laneExpr,
-                          bool exact = false);
+                          bool exact = false, StringRef vectorOp = "");
+  LogicalResult renderVectorize(VectorizeOp op);
+
+  // Native vectors.
+  /// The C type of `type` as a native vector, or "".
+  std::string nativeType(Type type);
+  bool isNative(Value value) { return !nativeType(value.getType()).empty(); }
+  /// A C expression for lane `lane` of `value` (scalars have one lane).
+  std::string laneOf(Value value, unsigned lane);
+  /// Finds the registers that are only accessed as whole native vectors,
+  /// which become vector locals.
+  void findVectorRegisters(Block &block);
+  /// `acc0[k]` for an access to a vector register array, else "".
+  std::string vectorSlot(Value pointer, const Address &address);
 
   // Pieces of C shared by several cases.
   std::string mathCall(StringRef base, Type element,
@@ -108,6 +127,10 @@ private:
   SmallVector<OpenScope> scopes;
   /// Stores into registers nothing reads (gcc: "set but not used").
   llvm::SmallPtrSet<Operation *, 4> deadStores;
+  /// Lanes of the native vector type each vector register array holds.
+  DenseMap<Value, int64_t> vectorRegisters;
+  /// Widest native vector the kernel computes with, in bytes.
+  int64_t widestVector = 0;
 };
 
 } // namespace
@@ -184,6 +207,11 @@ void KernelRenderer::computeLiveness(Block &block) {
         markLive(gep.getSrc(), gep.getLane());
       continue;
     }
+    // A native vector is computed whole or not at all.
+    if (isNative(result) && isAnyLaneLive(result))
+      for (unsigned lane = 0, e = getLaneCount(result.getType()); lane < e;
+           ++lane)
+        markLive(result, lane);
     if (auto vectorize = dyn_cast<VectorizeOp>(op)) {
       for (auto [lane, src] : llvm::enumerate(vectorize.getSrcs()))
         if (isLive(result, lane))
@@ -201,6 +229,72 @@ void KernelRenderer::computeLiveness(Block &block) {
         markLive(operand, getLaneCount(operand.getType()) == 1 ? 0 : lane);
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Native vectors
+//===----------------------------------------------------------------------===//
+
+std::string KernelRenderer::nativeType(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector || !language.nativeVectors)
+    return "";
+  return getVectorTypeName(vector.getElementType(), vector.getNumElements());
+}
+
+std::string KernelRenderer::laneOf(Value value, unsigned lane) {
+  ArrayRef<std::string> names = lanes[value];
+  if (names.empty())
+    return "";
+  if (isNative(value))
+    return nativeType(value.getType()) + "_lane(" + names.front() + ", " +
+           std::to_string(lane) + ")";
+  return names.size() == 1 ? names.front() : names[lane];
+}
+
+void KernelRenderer::findVectorRegisters(Block &block) {
+  // lanes of the accesses to each register array; 0 once one access is not
+  // a whole native vector at a multiple of its width.
+  DenseMap<Value, int64_t> width;
+  for (Operation &op : block) {
+    Value ptr, value;
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      ptr = load.getPtr();
+      value = load.getResult();
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      ptr = store.getPtr();
+      value = store.getValue();
+    } else {
+      continue;
+    }
+    if (!isRegisterAccess(ptr))
+      continue;
+    Value base = getPointerBase(ptr);
+    auto index = ptr.getDefiningOp<IndexOp>();
+    int64_t lanesHere = isNative(value) ? getLaneCount(value.getType()) : 0;
+    std::optional<int64_t> at;
+    if (index && !index.getGate())
+      if (auto c = index.getIdx().getDefiningOp<ConstOp>())
+        if (auto attr = dyn_cast<IntegerAttr>(c.getValue()))
+          at = attr.getInt();
+    if (!at || !lanesHere || *at % lanesHere != 0)
+      lanesHere = 0;
+    auto [it, inserted] = width.try_emplace(base, lanesHere);
+    if (!inserted && it->second != lanesHere)
+      it->second = 0;
+  }
+  for (auto [base, lanesHere] : width)
+    if (lanesHere)
+      vectorRegisters[base] = lanesHere;
+}
+
+std::string KernelRenderer::vectorSlot(Value pointer, const Address &address) {
+  int64_t width = vectorRegisters.lookup(getPointerBase(pointer));
+  if (!width)
+    return "";
+  long long at = 0;
+  StringRef(address.index).getAsInteger(10, at);
+  return address.buffer + "[" + std::to_string(at / width) + "]";
 }
 
 //===----------------------------------------------------------------------===//
@@ -343,27 +437,53 @@ Address KernelRenderer::addressOf(Value pointer) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelRenderer::renderAlu(Operation *op, StringRef prefix,
-                                        LaneFn laneExpr, bool exact) {
+                                        LaneFn laneExpr, bool exact,
+                                        StringRef vectorOp) {
   Value result = op->getResult(0);
   Type element = getElementTypeOrSelf(result.getType());
   FailureOr<std::string> cType = valueType(op, element);
   if (failed(cType))
     return failure();
+  for (Value operand : op->getOperands())
+    if (lanes[operand].empty())
+      return op->emitOpError("reads a value the renderer has not seen");
   unsigned count = getLaneCount(result.getType());
   std::string name = newName(prefix);
   SmallVector<std::string, 1> &resultLanes = lanes[result];
+
+  if (std::string vector = nativeType(result.getType()); !vector.empty()) {
+    helpers.requireVector(element, count);
+    bool whole = !vectorOp.empty() &&
+                 llvm::all_of(op->getOperands(),
+                              [&](Value v) { return isNative(v); });
+    std::string expr;
+    if (whole) {
+      SmallVector<std::string, 3> args;
+      for (Value operand : op->getOperands())
+        args.push_back(lanes[operand].front());
+      expr = vector + "_" + vectorOp.str() + "(" + llvm::join(args, ", ") + ")";
+    } else {
+      SmallVector<std::string> laneExprs;
+      for (unsigned lane = 0; lane < count; ++lane) {
+        SmallVector<std::string, 3> args;
+        for (Value operand : op->getOperands())
+          args.push_back(laneOf(operand, lane));
+        laneExprs.push_back(laneExpr(args));
+      }
+      expr = vector + "_make(" + llvm::join(laneExprs, ", ") + ")";
+    }
+    line(vector + " " + name + " = " + expr + ";");
+    resultLanes.assign(1, name);
+    return success();
+  }
+
   resultLanes.assign(count, "");
   for (unsigned lane = 0; lane < count; ++lane) {
     if (!isLive(result, lane))
       continue;
     SmallVector<std::string, 3> args;
-    for (Value operand : op->getOperands()) {
-      ArrayRef<std::string> operandLanes = lanes[operand];
-      if (operandLanes.empty())
-        return op->emitOpError("reads a value the renderer has not seen");
-      args.push_back(operandLanes.size() == 1 ? operandLanes[0]
-                                              : operandLanes[lane]);
-    }
+    for (Value operand : op->getOperands())
+      args.push_back(laneOf(operand, lane));
     std::string expr = laneExpr(args);
     if (!exact && element.isF16()) {
       helpers.require(CHelper::RoundHalf);
@@ -399,6 +519,15 @@ LogicalResult KernelRenderer::renderConst(ConstOp op) {
     for (Attribute value : dense.getValues<Attribute>())
       if (failed(addLiteral(value)))
         return failure();
+    if (std::string vector = nativeType(type); !vector.empty()) {
+      // Written in place like any constant, as one vector expression.
+      helpers.requireVector(element, resultLanes.size());
+      std::string expr =
+          dense.isSplat()
+              ? vector + "_splat(" + resultLanes.front() + ")"
+              : vector + "_make(" + llvm::join(resultLanes, ", ") + ")";
+      resultLanes.assign(1, expr);
+    }
     return success();
   }
   if (isa<ShapedType>(type))
@@ -458,6 +587,19 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
   unsigned count = getLaneCount(op.getType());
   std::string name = newName("val");
   SmallVector<std::string, 1> &resultLanes = lanes[op.getResult()];
+  if (std::string vector = nativeType(op.getType()); !vector.empty()) {
+    helpers.requireVector(element, count);
+    std::string value = vectorSlot(op.getPtr(), address);
+    if (value.empty())
+      value = vector + "_load(" + address.buffer + " + " + address.index + ")";
+    if (!address.gate.empty())
+      value = address.gate + " ? " + value + " : " +
+              (op.getAlt() ? lanes[op.getAlt()].front()
+                           : vector + "_splat(0)");
+    line(vector + " " + name + " = " + value + ";");
+    resultLanes.assign(1, name);
+    return success();
+  }
   resultLanes.assign(count, "");
   for (unsigned lane = 0; lane < count; ++lane) {
     if (!isLive(op.getResult(), lane))
@@ -491,6 +633,16 @@ LogicalResult KernelRenderer::renderStore(StoreOp op) {
   bool inRegisters = ptrType.getAddrSpace() == AddrSpace::reg;
   ArrayRef<std::string> valueLanes = lanes[op.getValue()];
   std::string guard = address.gate.empty() ? "" : "if (" + address.gate + ") ";
+  if (std::string vector = nativeType(op.getValue().getType());
+      !vector.empty()) {
+    std::string slot = vectorSlot(op.getPtr(), address);
+    if (!slot.empty())
+      line(guard + slot + " = " + valueLanes.front() + ";");
+    else
+      line(guard + vector + "_store(" + address.buffer + " + " +
+           address.index + ", " + valueLanes.front() + ");");
+    return success();
+  }
   for (auto [lane, value] : llvm::enumerate(valueLanes)) {
     std::string stored = inRegisters ? value : toStorage(value, element);
     line(guard + address.buffer + "[" + offsetIndex(address.index, lane) +
@@ -510,7 +662,44 @@ LogicalResult KernelRenderer::renderDefine(Operation *op, int64_t size,
   std::string name = newName(prefix);
   lanes[op->getResult(0)] = {name};
   std::string declaration = qualifier.empty() ? "" : qualifier.str() + " ";
+  if (int64_t width = vectorRegisters.lookup(op->getResult(0))) {
+    // Registers only ever used as whole vectors: an array of vectors, which
+    // the C compiler keeps in vector registers.
+    std::string vector = getVectorTypeName(element, width);
+    helpers.requireVector(element, width);
+    line(declaration + vector + " " + name + "[" +
+         std::to_string(std::max<int64_t>(1, size / width)) + "];");
+    return success();
+  }
   line(declaration + *cType + " " + name + "[" + std::to_string(size) + "];");
+  return success();
+}
+
+LogicalResult KernelRenderer::renderVectorize(VectorizeOp op) {
+  SmallVector<std::string, 1> &result = lanes[op.getResult()];
+  std::string vector = nativeType(op.getType());
+  if (vector.empty()) {
+    for (Value src : op.getSrcs())
+      result.push_back(lanes[src].front());
+    return success();
+  }
+  Type element = getElementTypeOrSelf(op.getType());
+  helpers.requireVector(element, op.getSrcs().size());
+  SmallVector<std::string> srcs;
+  for (Value src : op.getSrcs())
+    srcs.push_back(lanes[src].front());
+  // A splat of a constant is written in place; a splat of a variable or a
+  // vector made of lanes gets a local.
+  bool splat = llvm::all_equal(op.getSrcs());
+  std::string expr = splat ? vector + "_splat(" + srcs.front() + ")"
+                           : vector + "_make(" + llvm::join(srcs, ", ") + ")";
+  if (splat && op.getSrcs().front().getDefiningOp<ConstOp>()) {
+    result.assign(1, expr);
+    return success();
+  }
+  std::string name = newName("vec");
+  line(vector + " " + name + " = " + expr + ";");
+  result.assign(1, name);
   return success();
 }
 
@@ -606,14 +795,9 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
         return success();
       })
       // Vectors.
-      .Case<VectorizeOp>([&](VectorizeOp v) {
-        SmallVector<std::string, 1> &result = lanes[v.getResult()];
-        for (Value src : v.getSrcs())
-          result.push_back(lanes[src].front());
-        return success();
-      })
+      .Case<VectorizeOp>([&](VectorizeOp v) { return renderVectorize(v); })
       .Case<GepOp>([&](GepOp g) {
-        lanes[g.getResult()] = {lanes[g.getSrc()][g.getLane()]};
+        lanes[g.getResult()] = {laneOf(g.getSrc(), g.getLane())};
         return success();
       })
       // Conversions.
@@ -656,7 +840,7 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
                 return "-" + a[0];
               return wrapInt(element, "0", "-", a[0]);
             },
-            /*exact=*/true);
+            /*exact=*/true, "neg");
       })
       .Case<TruncOp>([&](TruncOp o) {
         return renderAlu(
@@ -670,13 +854,19 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
             /*exact=*/true);
       })
       // Binary arithmetic.
-      .Case<AddOp>([&](AddOp o) { return renderAlu(o, "alu", wrapping("+")); })
-      .Case<SubOp>([&](SubOp o) { return renderAlu(o, "alu", wrapping("-")); })
-      .Case<MulOp>([&](MulOp o) { return renderAlu(o, "alu", wrapping("*")); })
+      .Case<AddOp>([&](AddOp o) {
+        return renderAlu(o, "alu", wrapping("+"), false, "add");
+      })
+      .Case<SubOp>([&](SubOp o) {
+        return renderAlu(o, "alu", wrapping("-"), false, "sub");
+      })
+      .Case<MulOp>([&](MulOp o) {
+        return renderAlu(o, "alu", wrapping("*"), false, "mul");
+      })
       .Case<FdivOp>([&](FdivOp o) -> LogicalResult {
         if (failed(requireFloat(o)))
           return failure();
-        return renderAlu(o, "alu", binary("/"));
+        return renderAlu(o, "alu", binary("/"), false, "div");
       })
       .Case<IdivOp>([&](IdivOp o) -> LogicalResult {
         // C's `/` truncates toward zero, as tgc.idiv does.
@@ -702,7 +892,7 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
                        a[1] + ") ? " + a[0] + " : " + a[1];
               return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
             },
-            /*exact=*/true);
+            /*exact=*/true, "max");
       })
       .Case<PowOp>([&](PowOp o) -> LogicalResult {
         if (failed(requireFloat(o)))
@@ -760,11 +950,17 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
             /*exact=*/true);
       })
       .Case<MulaccOp>([&](MulaccOp o) {
-        return renderAlu(o, "alu", [&](ArrayRef<std::string> a) {
-          if (isa<FloatType>(element))
-            return a[0] + " * " + a[1] + " + " + a[2];
-          return wrapInt(element, wrapInt(element, a[0], "*", a[1]), "+", a[2]);
-        });
+        // One expression, which the compiler fuses into an FMA where the
+        // target has one (CEmitter.cpp turns contraction on for GCC).
+        return renderAlu(
+            o, "alu",
+            [&](ArrayRef<std::string> a) {
+              if (isa<FloatType>(element))
+                return a[0] + " * " + a[1] + " + " + a[2];
+              return wrapInt(element, wrapInt(element, a[0], "*", a[1]), "+",
+                             a[2]);
+            },
+            false, "fma");
       })
       // Memory.
       .Case<IndexOp>([&](IndexOp i) { return renderIndex(i); })
@@ -804,6 +1000,15 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
                               "tgc-linearize before rendering");
   Block &block = kernel.getBlock();
   computeLiveness(block);
+  findVectorRegisters(block);
+  for (Operation &op : block)
+    for (Value result : op.getResults())
+      if (isNative(result)) {
+        auto vector = cast<VectorType>(result.getType());
+        widestVector = std::max<int64_t>(
+            widestVector, vector.getNumElements() *
+                              vector.getElementTypeBitWidth() / 8);
+      }
 
   // Parameters: inputs (read only) then outputs, as the block arguments.
   SmallVector<std::string> params;
@@ -836,7 +1041,12 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
         os << " " << sanitizeComment(text.getValue());
     os << " */\n";
   }
-  os << language.kernelPrefix << " " << functionName << "("
+  os << language.kernelPrefix << " ";
+  // clang splits vectors wider than its preferred width (256 bits on
+  // AVX-512 CPUs) unless the function asks for them.
+  if (widestVector > 32)
+    os << "TGC_MIN_VECTOR_WIDTH(" << widestVector * 8 << ") ";
+  os << functionName << "("
      << llvm::join(params, ", ") << ") {\n"
      << body << "}\n";
   return success();

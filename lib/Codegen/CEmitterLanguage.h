@@ -35,9 +35,12 @@ struct CStyleLanguage {
   /// (`blockIdx.x`); empty on a CPU, where a kernel is one thread's loops.
   llvm::StringMap<std::string> specialIndices;
 
-  /// Plain C99 for a CPU. Vectors are rendered lane by lane into scalars,
-  /// which C compilers vectorize again; a GPU language adds native vector
-  /// types here when its renderer needs them.
+  /// Whether vectors of f32 and f64 are one C value each (the `tgc_f32x16`
+  /// types and macros of CEmitterHelpers: GCC/clang vector extensions, an
+  /// array in a struct elsewhere) rather than one scalar per lane.
+  bool nativeVectors = true;
+
+  /// C99 for a CPU, with native vectors.
   static CStyleLanguage c() { return CStyleLanguage(); }
 };
 

@@ -1,16 +1,24 @@
-//===- Expand.cpp - upcast ranges into lanes ------------------*- C++ -*-===//
+//===- Expand.cpp - upcast and unroll ranges into lanes -------*- C++ -*-===//
 //
-// An upcast range does not loop: everything that depends on it is written
-// out once per lane (tinygrad's expander). Ops that do not depend on the
-// lane are computed once and shared, which is the point of upcasting: a
-// loaded value feeds every lane's accumulator.
+// A lane range does not loop: everything that depends on it is written out
+// once per lane (tinygrad's expander). Ops that do not depend on it are
+// computed once and shared, which is the point of upcasting: a loaded value
+// feeds every lane's accumulator.
+//
+// One lane range per kernel is written as the lanes of vectors rather than
+// as copies, so that the C compiler gets SIMD operations instead of having
+// to rediscover them in scalar code. Index arithmetic and conditions stay
+// one scalar per lane (tgc-symbolic simplifies each, and tgc-devectorize
+// compares them to find contiguous lanes).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/Heuristic.h"
 #include "Codegen/Passes.h"
 #include "IR/TgcOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tgc {
@@ -23,27 +31,136 @@ bool isLaneAxis(AxisType axis) {
   return axis == AxisType::upcast || axis == AxisType::unroll;
 }
 
-void expandRange(RangeOp range) {
+/// Values of these types become vectors; index values and conditions stay
+/// scalars per lane.
+bool isVectorElement(Type type) {
+  if (isa<FloatType>(type))
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  return integer && integer.getWidth() > 1;
+}
+
+/// Ops that compute each lane of their result from the same lane of their
+/// operands, and so can work on vectors as they are.
+bool isElementwise(Operation *op) {
+  return isa<AddOp, MulOp, SubOp, FdivOp, IdivOp, ModOp, MaxOp, PowOp, ShlOp,
+             ShrOp, XorOp, OrOp, AndOp, Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp,
+             NegOp, TruncOp, MulaccOp, CastOp, BitcastOp>(op);
+}
+
+bool reducesOver(ReduceOp reduce, Value range) {
+  return llvm::is_contained(reduce.getRanges(), range);
+}
+
+SmallVector<Value> rangesWithout(ReduceOp reduce, Value range) {
+  SmallVector<Value> rest;
+  for (Value r : reduce.getRanges())
+    if (r != range)
+      rest.push_back(r);
+  return rest;
+}
+
+/// `parts` combined with the reduce operator, as a balanced tree.
+Value combine(OpBuilder &builder, Location loc, ReduceKind kind,
+              SmallVector<Value> parts) {
+  while (parts.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < parts.size(); i += 2) {
+      Value a = parts[i], b = parts[i + 1];
+      switch (kind) {
+      case ReduceKind::add:
+        next.push_back(builder.create<AddOp>(loc, a, b));
+        break;
+      case ReduceKind::mul:
+        next.push_back(builder.create<MulOp>(loc, a, b));
+        break;
+      case ReduceKind::max:
+        next.push_back(builder.create<MaxOp>(loc, a, b));
+        break;
+      }
+    }
+    if (parts.size() % 2)
+      next.push_back(parts.back());
+    parts = std::move(next);
+  }
+  return parts.front();
+}
+
+/// The lane range whose lanes are contiguous in memory for the most
+/// accesses (an access in a reduction loop counts four times), among those
+/// whose size a vector can have. Later ranges win ties.
+RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
+  RangeOp best;
+  int64_t bestScore = 0;
+  for (RangeOp range : laneRanges) {
+    int64_t lanes = range.getBound();
+    if (lanes < 2 || lanes > maxVector || !llvm::isPowerOf2_64(lanes))
+      continue;
+    auto kernel = range->getParentOfType<KernelOp>();
+    SmallVector<Value> reduceRanges;
+    kernel.walk([&](RangeOp r) {
+      if (r.getAxis() == AxisType::reduce || r.getAxis() == AxisType::unroll)
+        reduceRanges.push_back(r.getResult());
+    });
+    int64_t score = 0;
+    kernel.walk([&](IndexOp index) {
+      if (!isa<BlockArgument>(index.getBuf()))
+        return;
+      std::optional<int64_t> stride =
+          getAccessStride(index, range.getResult());
+      if (!stride || *stride != 1)
+        return;
+      if (Value gate = index.getGate();
+          gate && isComputedFrom(gate, range.getResult()))
+        return;
+      bool inReduce = llvm::any_of(reduceRanges, [&](Value r) {
+        return r != range.getResult() &&
+               getAccessStride(index, r).value_or(1) != 0;
+      });
+      score += inReduce ? 4 : 1;
+    });
+    if (score >= bestScore && score > 0) {
+      best = range;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/// Writes out `range` as copies: each dependent op once per lane.
+void expandCopies(RangeOp range) {
   int64_t lanes = range.getBound();
+  Location loc = range.getLoc();
   OpBuilder builder(range);
   SmallVector<IRMapping> mappings(lanes);
   for (int64_t lane = 0; lane < lanes; ++lane)
     mappings[lane].map(range.getResult(),
-                       builder.create<ConstOp>(range.getLoc(),
-                                               builder.getIndexAttr(lane)));
+                       builder.create<ConstOp>(loc, builder.getIndexAttr(lane)));
   llvm::DenseSet<Value> dependent{range.getResult()};
   SmallVector<Operation *> expanded;
-  Operation *op = range->getNextNode();
-  while (true) {
+  for (Operation *op = range->getNextNode(); op;) {
     Operation *next = op->getNextNode();
     if (auto end = dyn_cast<EndOp>(op); end && end.getRange() == range) {
       end.erase();
-      break;
-    }
-    bool depends = llvm::any_of(op->getOperands(), [&](Value v) {
-      return dependent.contains(v);
-    });
-    if (depends) {
+    } else if (auto reduce = dyn_cast<ReduceOp>(op);
+               reduce && reducesOver(reduce, range)) {
+      // Each lane reduces over the other ranges; then the lanes combine.
+      builder.setInsertionPoint(reduce);
+      SmallVector<Value> rest = rangesWithout(reduce, range);
+      SmallVector<Value> parts;
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        Value src = mappings[lane].lookupOrDefault(reduce.getSrc());
+        parts.push_back(rest.empty() ? src
+                                     : builder.create<ReduceOp>(
+                                           reduce.getLoc(), reduce.getType(),
+                                           reduce.getKind(), src, rest));
+      }
+      reduce.replaceAllUsesWith(
+          combine(builder, reduce.getLoc(), reduce.getKind(), parts));
+      reduce.erase();
+    } else if (llvm::any_of(op->getOperands(), [&](Value v) {
+                 return dependent.contains(v);
+               })) {
       builder.setInsertionPoint(op);
       for (int64_t lane = 0; lane < lanes; ++lane)
         builder.clone(*op, mappings[lane]);
@@ -59,17 +176,204 @@ void expandRange(RangeOp range) {
   range.erase();
 }
 
+/// Writes out `range` as the lanes of vectors.
+class Vectorizer {
+public:
+  explicit Vectorizer(RangeOp range)
+      : range(range), lanes(range.getBound()), builder(range) {}
+  void run();
+
+private:
+  /// A value that depends on the range: one vector, or one scalar per
+  /// lane, or both once one was made from the other.
+  struct Form {
+    Value vector;
+    SmallVector<Value> lanes;
+  };
+
+  VectorType vectorOf(Type element) {
+    return VectorType::get({lanes}, element);
+  }
+  bool dependsOnRange(Value v) { return forms.count(v); }
+  Value asVector(Value v, Location loc);
+  Value asLane(Value v, int64_t lane, Location loc);
+  void vectorizeReduce(ReduceOp reduce);
+  void vectorizeOp(Operation *op);
+
+  RangeOp range;
+  int64_t lanes;
+  OpBuilder builder;
+  llvm::DenseMap<Value, Form> forms;
+  llvm::DenseMap<Value, Value> splats;
+  SmallVector<Operation *> replaced;
+};
+
+/// Sets `b` to insert right after the last definition among `values`, so
+/// that what it builds is visible wherever they are (uses may sit in loops
+/// that open later).
+static void setInsertionAfterAll(OpBuilder &b, ValueRange values) {
+  Operation *last = nullptr;
+  for (Value v : values)
+    if (Operation *def = v.getDefiningOp();
+        def && (!last || last->isBeforeInBlock(def)))
+      last = def;
+  if (last)
+    b.setInsertionPointAfter(last);
+  else
+    b.setInsertionPointToStart(values.front().getParentBlock());
+}
+
+Value Vectorizer::asVector(Value v, Location loc) {
+  OpBuilder after(v.getContext());
+  auto it = forms.find(v);
+  if (it == forms.end()) {
+    Value &splat = splats[v];
+    if (!splat) {
+      setInsertionAfterAll(after, v);
+      splat = after.create<VectorizeOp>(loc, vectorOf(v.getType()),
+                                        SmallVector<Value>(lanes, v));
+    }
+    return splat;
+  }
+  Form &form = it->second;
+  if (!form.vector) {
+    setInsertionAfterAll(after, form.lanes);
+    form.vector = after.create<VectorizeOp>(
+        loc, vectorOf(form.lanes.front().getType()), form.lanes);
+  }
+  return form.vector;
+}
+
+Value Vectorizer::asLane(Value v, int64_t lane, Location loc) {
+  auto it = forms.find(v);
+  if (it == forms.end())
+    return v;
+  Form &form = it->second;
+  if (form.lanes.empty()) {
+    OpBuilder after(v.getContext());
+    setInsertionAfterAll(after, form.vector);
+    for (int64_t i = 0; i < lanes; ++i)
+      form.lanes.push_back(after.create<GepOp>(
+          loc, getElementTypeOrSelf(form.vector.getType()), form.vector, i));
+  }
+  return form.lanes[lane];
+}
+
+void Vectorizer::vectorizeReduce(ReduceOp reduce) {
+  Location loc = reduce.getLoc();
+  Type type = reduce.getType();
+  bool asVectors = isVectorElement(type);
+  if (reducesOver(reduce, range.getResult())) {
+    // Reduce each lane over the other ranges (as one vector if possible),
+    // then across the lanes.
+    SmallVector<Value> rest = rangesWithout(reduce, range.getResult());
+    SmallVector<Value> parts;
+    if (asVectors) {
+      Value vector = asVector(reduce.getSrc(), loc);
+      Value reduced =
+          rest.empty() ? vector
+                       : builder.create<ReduceOp>(loc, vector.getType(),
+                                                  reduce.getKind(), vector, rest);
+      for (int64_t lane = 0; lane < lanes; ++lane)
+        parts.push_back(builder.create<GepOp>(loc, type, reduced, lane));
+    } else {
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        Value src = asLane(reduce.getSrc(), lane, loc);
+        parts.push_back(rest.empty() ? src
+                                     : builder.create<ReduceOp>(
+                                           loc, type, reduce.getKind(), src,
+                                           rest));
+      }
+    }
+    reduce.replaceAllUsesWith(combine(builder, loc, reduce.getKind(), parts));
+    reduce.erase();
+    return;
+  }
+  Form &form = forms[reduce.getResult()];
+  if (asVectors) {
+    Value vector = asVector(reduce.getSrc(), loc);
+    form.vector = builder.create<ReduceOp>(loc, vector.getType(),
+                                           reduce.getKind(), vector,
+                                           reduce.getRanges());
+  } else {
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      form.lanes.push_back(builder.create<ReduceOp>(
+          loc, type, reduce.getKind(), asLane(reduce.getSrc(), lane, loc),
+          reduce.getRanges()));
+  }
+  replaced.push_back(reduce);
+}
+
+void Vectorizer::vectorizeOp(Operation *op) {
+  Location loc = op->getLoc();
+  bool vectorizable =
+      isElementwise(op) && op->getNumResults() == 1 &&
+      isVectorElement(op->getResult(0).getType()) &&
+      llvm::all_of(op->getOperandTypes(), isVectorElement);
+  if (vectorizable) {
+    OperationState state(loc, op->getName());
+    for (Value operand : op->getOperands())
+      state.addOperands(asVector(operand, loc));
+    state.addTypes(vectorOf(op->getResult(0).getType()));
+    state.addAttributes(op->getAttrs());
+    forms[op->getResult(0)].vector = builder.create(state)->getResult(0);
+    replaced.push_back(op);
+    return;
+  }
+  // One op per lane: loads, stores, index math, conditions.
+  for (int64_t lane = 0; lane < lanes; ++lane) {
+    IRMapping mapping;
+    for (Value operand : op->getOperands())
+      mapping.map(operand, asLane(operand, lane, loc));
+    Operation *clone = builder.clone(*op, mapping);
+    for (auto [old, result] : llvm::zip(op->getResults(), clone->getResults()))
+      forms[old].lanes.push_back(result);
+  }
+  replaced.push_back(op);
+}
+
+void Vectorizer::run() {
+  Form &own = forms[range.getResult()];
+  for (int64_t lane = 0; lane < lanes; ++lane)
+    own.lanes.push_back(builder.create<ConstOp>(range.getLoc(),
+                                                builder.getIndexAttr(lane)));
+  for (Operation *op = range->getNextNode(); op;) {
+    Operation *next = op->getNextNode();
+    builder.setInsertionPoint(op);
+    if (auto end = dyn_cast<EndOp>(op); end && end.getRange() == range) {
+      end.erase();
+    } else if (auto reduce = dyn_cast<ReduceOp>(op);
+               reduce && (reducesOver(reduce, range.getResult()) ||
+                          dependsOnRange(reduce.getSrc()))) {
+      vectorizeReduce(reduce);
+    } else if (llvm::any_of(op->getOperands(),
+                            [&](Value v) { return dependsOnRange(v); })) {
+      vectorizeOp(op);
+    }
+    op = next;
+  }
+  for (Operation *done : llvm::reverse(replaced))
+    done->erase();
+  range.erase();
+}
+
 struct Expand : impl::TgcExpandBase<Expand> {
   using TgcExpandBase::TgcExpandBase;
 
   void runOnOperation() final {
-    SmallVector<RangeOp> ranges;
-    getOperation().walk([&](RangeOp range) {
-      if (isLaneAxis(range.getAxis()))
-        ranges.push_back(range);
+    getOperation().walk([&](KernelOp kernel) {
+      SmallVector<RangeOp> laneRanges;
+      kernel.walk([&](RangeOp range) {
+        if (isLaneAxis(range.getAxis()))
+          laneRanges.push_back(range);
+      });
+      RangeOp vector = chooseVectorRange(laneRanges, maxVector);
+      for (RangeOp range : laneRanges)
+        if (range != vector)
+          expandCopies(range);
+      if (vector)
+        Vectorizer(vector).run();
     });
-    for (RangeOp range : ranges)
-      expandRange(range);
   }
 };
 

@@ -30,8 +30,12 @@ bool isReduceAxis(AxisType axis) {
          axis == AxisType::group_reduce;
 }
 
-/// The identity of a reduction: what an accumulator starts from.
+/// The identity of a reduction: what an accumulator starts from (for a
+/// vector, in every lane).
 TypedAttr identityOf(ReduceKind kind, Type type, Builder &b) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return DenseElementsAttr::get(
+        vector, identityOf(kind, vector.getElementType(), b));
   if (auto floatType = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = floatType.getFloatSemantics();
     switch (kind) {
@@ -182,10 +186,15 @@ void KernelLinearizer::emit(Node at, Operation *sink) {
       for (ReduceOp reduce : reducesOver.lookup(range)) {
         if (reduce.getRanges().front() != range.getResult())
           continue;
-        // The accumulator: a register holding the identity before the loops.
+        // The accumulator: a register holding the identity before the loops
+        // (a vector reduce: as many registers as lanes, accessed as one).
         Type type = reduce.getType();
+        auto vector = dyn_cast<VectorType>(type);
         auto reg = builder.create<DefineRegOp>(
-            loc, PtrType::get(type.getContext(), type, AddrSpace::reg), 1);
+            loc,
+            PtrType::get(type.getContext(), getElementTypeOrSelf(type),
+                         AddrSpace::reg),
+            vector ? vector.getNumElements() : 1);
         Value zero = builder.create<ConstOp>(loc, builder.getIndexAttr(0));
         Value slot = builder.create<IndexOp>(loc, reg, zero, Value());
         Value init = builder.create<ConstOp>(

@@ -42,32 +42,86 @@ def TgcSymbolic : Pass<"tgc-symbolic", "::mlir::ModuleOp"> {
 }
 
 def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
-  let summary = "Apply kernel optimization actions chosen by a heuristic (tinygrad: opt)";
+  let summary = "Apply kernel optimization actions (tinygrad: opt)";
   let description = [{
-    Chooses opt actions for each lowered kernel and applies them to its
-    ranges, recording each in the kernel's `opts` attribute as
-    "ACTION(axis id, amount)". The heuristic today, for a kernel that
-    reduces: UPCAST the innermost output axis by up to `upcast` (the largest
-    power of two that divides it) and the outermost other output axis by up
-    to 4, each only if some input of the kernel does not depend on it, so
-    that one load feeds several accumulators (a register tile). UPCAST(axis,
-    n) splits range r of bound N into r' of bound N/n and an `upcast` range u
-    of bound n, with r = r'*n + u; tgc-expand turns u into lanes.
+    Applies opt actions to each lowered kernel that records none yet, and
+    records each in the kernel's `opts` attribute as "KIND(axis id,
+    amount)". The actions (OptActions.h): UPCAST(axis, n) splits output
+    range r of bound N into r' of bound N/n and an `upcast` range u of
+    bound n, r = r'*n + u, which tgc-expand writes out as lanes; UNROLL does
+    the same to a reduce range (`unroll` lanes); THREAD splits the
+    outermost output range into a `thread` range of n tasks (outside) and
+    the rest; PADTO pads an output range to a multiple of n and gates the
+    accesses past its old bound; LOCAL, GROUP and GROUPTOP make workgroup
+    axes for GPU targets (plain loops in C).
+
+    The actions come from `actions` (";"-separated, applied to every
+    kernel, an error if one does not apply) or else, with `heuristic`, from
+    the heuristic for the SIMD width given (Heuristic.h): a vector axis
+    where the reduction's loads are contiguous, a second output axis as a
+    register tile, the outermost axis of big kernels split into up to
+    `thread-tasks` tasks.
   }];
   let options = [
-    Option<"upcast", "upcast", "int64_t", "16",
-           "most lanes of the innermost output axis (1: no actions)">
+    Option<"heuristic", "heuristic", "bool", "true",
+           "choose actions for kernels that have none">,
+    Option<"actions", "actions", "std::string", "\"\"",
+           "actions applied to every kernel, e.g. UPCAST(0,4);UNROLL(2,8)">,
+    Option<"vectorBytes", "vector-bytes", "unsigned", "64",
+           "bytes of the target's vector registers">,
+    Option<"vectorRegisters", "vector-registers", "unsigned", "32",
+           "the target's vector registers">,
+    Option<"threadTasks", "thread-tasks", "int64_t", "0",
+           "most tasks a big kernel is split into (0: no THREAD)">
   ];
 }
 
 def TgcExpand : Pass<"tgc-expand", "::mlir::ModuleOp"> {
-  let summary = "Expand upcast ranges into lanes (tinygrad: expander)";
+  let summary = "Expand upcast and unroll ranges into lanes and vectors (tinygrad: expander)";
   let description = [{
-    Every op between an `upcast` (or `unroll`) tgc.range and its tgc.end
-    that depends on the range is repeated once per lane with the range
-    replaced by the lane number; ops that do not depend on it are shared by
-    all lanes. Reduces repeated this way accumulate side by side in the
-    same loop.
+    Every op that depends on an `upcast` or `unroll` tgc.range is written
+    out once per lane with the range replaced by the lane number; ops that
+    do not depend on it are shared by all lanes. A reduce over an unroll
+    range reduces each lane over its other ranges and then combines the
+    lanes.
+
+    One lane range per kernel becomes the lanes of vectors instead: the
+    one along which the most buffer accesses are contiguous (stride 1),
+    those of reduction loops counting most, if its size is a power of two
+    of at least 2 and at most `max-vector`. Ops on its lanes with
+    element types other than index and i1 produce `vector<n x T>`; their
+    scalar operands are splat with tgc.vectorize, loads stay one per lane
+    and are gathered with tgc.vectorize, stores take each lane with
+    tgc.gep. tgc-devectorize then turns contiguous lanes into vector loads
+    and stores.
+  }];
+  let options = [
+    Option<"maxVector", "max-vector", "int64_t", "64",
+           "most lanes of a vector (below 2: no vectors)">
+  ];
+}
+
+def TgcDevectorize : Pass<"tgc-devectorize", "::mlir::ModuleOp"> {
+  let summary = "Fold lanes of contiguous addresses into vector loads and stores (tinygrad: devectorizer)";
+  let description = [{
+    After tgc-expand and tgc-symbolic, in lowered kernels:
+      vectorize(load(buf[i]), load(buf[i+1]), ..., load(buf[i+n-1]))
+        => load(buf[i]) : vector<n x T>
+      store(buf[i], gep(v, 0)); ...; store(buf[i+n-1], gep(v, n-1))
+        => store(buf[i], v)
+    when the indices differ by exactly the lane number (compared as linear
+    sums), and every lane has the same gate (or none) and the same
+    alternative value. Lanes that are not contiguous stay a gather.
+  }];
+}
+
+def TgcMulacc : Pass<"tgc-mulacc", "::mlir::ModuleOp"> {
+  let summary = "Fuse a floating-point multiply into the add that reads it (tinygrad: MULACC)";
+  let description = [{
+    In lowered kernels: add(mul(a, b), c) => mulacc(a, b, c) for floating
+    point scalars and vectors when the product has no other use, so the
+    renderer can emit one fused multiply-add (one rounding instead of two,
+    as ONNX Runtime's kernels compute it).
   }];
 }
 

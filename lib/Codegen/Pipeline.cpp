@@ -7,6 +7,7 @@
 
 #include "Codegen/Pipeline.h"
 #include "Codegen/Passes.h"
+#include "Codegen/Target.h"
 #include "Frontend/Passes.h"
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
@@ -42,23 +43,34 @@ static const Stage kStages[] = {
        pm.addPass(createTgcLower());
        pm.addPass(createTgcSymbolic());
      }},
-    // kernel opt actions (none with --no-opt)
+    // kernel opt actions for the target CPU (none with --no-opt)
     {"optimize",
      [](OpPassManager &pm, const PipelineOptions &options) {
        TgcOptimizeOptions opts;
-       opts.upcast = options.optimize ? 16 : 1;
+       opts.heuristic = options.optimize;
+       // checkCompileOptions rejects an unknown --cpu before this runs.
+       CpuTarget target = succeeded(getCpuTarget(options.cpu))
+                              ? *getCpuTarget(options.cpu)
+                              : CpuTarget();
+       opts.vectorBytes = target.vectorBytes;
+       opts.vectorRegisters = target.vectorRegisters;
+       opts.threadTasks = options.threadTasks;
        pm.addPass(createTgcOptimize(opts));
      }},
-    // upcast ranges become lanes; the index math of each lane simplified
+    // upcast ranges become lanes and vectors; the index math of each lane
+    // simplified; contiguous lanes become vector loads and stores
     {"expand",
      [](OpPassManager &pm, const PipelineOptions &) {
        pm.addPass(createTgcExpand());
        pm.addPass(createTgcSymbolic());
+       pm.addPass(createTgcDevectorize());
      }},
-    // ops placed in their loops, reduces into accumulators
+    // ops placed in their loops, reduces into accumulators, products fused
+    // into the adds that read them
     {"linearize",
      [](OpPassManager &pm, const PipelineOptions &) {
        pm.addPass(createTgcLinearize());
+       pm.addPass(createTgcMulacc());
      }},
 };
 
@@ -95,6 +107,13 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
   Option<bool> optimize{*this, "optimize",
                         llvm::cl::desc("apply kernel opt actions"),
                         llvm::cl::init(true)};
+  Option<std::string> cpu{*this, "cpu",
+                          llvm::cl::desc("the CPU to tune for (empty: host)"),
+                          llvm::cl::init("")};
+  Option<int64_t> threadTasks{
+      *this, "thread-tasks",
+      llvm::cl::desc("most tasks a big kernel is split into (0: none)"),
+      llvm::cl::init(0)};
 };
 } // namespace
 
@@ -104,6 +123,8 @@ void registerTgcPipeline() {
       [](OpPassManager &pm, const PipelineCliOptions &cli) {
         PipelineOptions options;
         options.optimize = cli.optimize;
+        options.cpu = cli.cpu;
+        options.threadTasks = cli.threadTasks;
         buildTgcPipeline(pm, options, cli.after);
       });
 }

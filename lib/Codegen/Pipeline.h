@@ -21,6 +21,9 @@ struct PipelineOptions {
   bool optimize = true;
   /// The CPU the C is for (--cpu); empty means the host.
   std::string cpu;
+  /// Most tasks the outermost axis of a big kernel is split into for the
+  /// runtime's thread pool (0: kernels are not split).
+  int64_t threadTasks = 0;
   /// "c", "cuda" or "metal".
   std::string target = "c";
 };

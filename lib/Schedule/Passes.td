@@ -37,7 +37,9 @@ def TgcSchedule : Pass<"tgc-schedule", "::mlir::ModuleOp"> {
       of those axes; it is realized if it contains a reduce or costs more
       than `max-recompute-cost` ALU ops (transcendental ops count 8);
     - a value that would be computed in two or more kernels is realized if
-      it contains a reduce or costs more than `max-recompute-cost`.
+      it contains a reduce or costs more than `max-recompute-cost`;
+    - the source of a tgc.pad is realized if it contains a reduce (the
+      reduce would otherwise run on the padded grid, under masks).
     Each kernel's body is the cone of its result, cloned into a tgc.kernel.
   }];
   let options = [

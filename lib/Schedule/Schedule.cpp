@@ -14,7 +14,8 @@
 //     limit (a padded input of a convolution is such a value: its masks
 //     would run in every window);
 //  4. a value needed by two or more kernels, when it contains a reduce or
-//     costs more than the recompute limit.
+//     costs more than the recompute limit;
+//  5. the source of a pad when it contains a reduce.
 //
 //===----------------------------------------------------------------------===//
 
@@ -312,6 +313,13 @@ bool Scheduler::realizeOnce() {
     if (isBuffer(src) || !broadcastIsRecomputed(expand))
       return;
     if (coneCost(src) > maxRecomputeCost)
+      realize(src);
+  });
+  // Rule 5: a pad does not fuse onto a reduce, which would otherwise run on
+  // the padded grid under masks that no kernel optimization can remove.
+  func.walk([&](PadOp pad) {
+    Value src = peelMovement(pad.getSrc());
+    if (!isBuffer(src) && coneCost(src) >= kReduceCost)
       realize(src);
   });
   return changed;

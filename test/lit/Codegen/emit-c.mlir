@@ -91,15 +91,14 @@
 // CHECK-NEXT:   double alu1 = 1.0 / alu0;
 // CHECK-NEXT:   double alu2 = alu1 + 0.1;
 
-// Vectors: lanes are scalars; a lane nobody reads is not loaded.
+// Vectors of f32 are native vector values; lanes are read with _lane and
+// vectors made from lanes with _make. (emit-c-vectors.mlir has the rest.)
 // CHECK-LABEL: static void net_E_2_4(const float *restrict data0, float *restrict data1) {
-// CHECK:   float val0_1 = data0[alu0+1];
-// CHECK-NEXT:   float val0_3 = data0[alu0+3];
-// CHECK-NEXT:   float alu1_0 = val0_1 + 1.0f;
-// CHECK-NEXT:   float alu1_1 = val0_3 + 2.0f;
+// CHECK:   tgc_f32x4 val0 = tgc_f32x4_load(data0 + alu0);
+// CHECK-NEXT:   tgc_f32x2 vec0 = tgc_f32x2_make(tgc_f32x4_lane(val0, 1), tgc_f32x4_lane(val0, 3));
+// CHECK-NEXT:   tgc_f32x2 alu1 = tgc_f32x2_add(vec0, tgc_f32x2_make(1.0f, 2.0f));
 // CHECK-NEXT:   ptrdiff_t alu2 = ridx0 * 2;
-// CHECK-NEXT:   data1[alu2] = alu1_0;
-// CHECK-NEXT:   data1[alu2+1] = alu1_1;
+// CHECK:   tgc_f32x2_store(data1 + alu2, vec2);
 
 // tgc.if; a register nothing reads is neither declared nor stored to.
 // CHECK-LABEL: static void net_E_1(const float *restrict data0, float *restrict data1) {

@@ -1,20 +1,42 @@
 // RUN: tgc-opt %s --tgc-expand | FileCheck %s
-// An upcast range becomes lanes: dependent ops repeat per lane, the rest is
-// shared.
+// RUN: tgc-opt %s --tgc-expand="max-vector=1" | FileCheck %s --check-prefix=COPIES
+// Lane ranges are written out: ops that depend on one repeat per lane (as
+// scalars, or as one vector op for the vector range), the rest is shared.
 
+// The upcast range is contiguous in the output: vector lanes. The shared
+// load is splat; the cast of each lane's index stays a scalar per lane and
+// is gathered; the product and the reduce are vectors; each lane's store
+// takes its lane with tgc.gep (tgc-devectorize merges them).
 // CHECK-LABEL: func @lanes(
 //   CHECK-NOT:     upcast
 //       CHECK:     %[[K:.*]] = tgc.range 8 reduce id 1
-//       CHECK:     %[[X:.*]] = tgc.load
-//   CHECK-NOT:     tgc.load %{{.*}} : !tgc.ptr<f32> -> f32
-//       CHECK:     %[[M0:.*]] = tgc.mul %[[X]], %{{.*}} : f32
-//       CHECK:     %[[M1:.*]] = tgc.mul %[[X]], %{{.*}} : f32
-//       CHECK:     tgc.end %[[K]]
-//       CHECK:     tgc.reduce add %[[M0]] over %[[K]] : f32
-//       CHECK:     tgc.reduce add %[[M1]] over %[[K]] : f32
-//       CHECK-COUNT-2: tgc.store
-//       CHECK:     tgc.end
+//       CHECK:     %[[X:.*]] = tgc.load %{{.*}} : <f32> -> f32
+//  CHECK-NEXT:     %[[XS:.*]] = tgc.vectorize %[[X]], %[[X]] : (f32, f32) -> vector<2xf32>
+//  CHECK-NEXT:     %[[F0:.*]] = tgc.cast %{{.*}} : index to f32
+//  CHECK-NEXT:     %[[F1:.*]] = tgc.cast %{{.*}} : index to f32
+//  CHECK-NEXT:     %[[F:.*]] = tgc.vectorize %[[F0]], %[[F1]] : (f32, f32) -> vector<2xf32>
+//  CHECK-NEXT:     %[[M:.*]] = tgc.mul %[[XS]], %[[F]] : vector<2xf32>
+//  CHECK-NEXT:     tgc.end %[[K]]
+//  CHECK-NEXT:     %[[S:.*]] = tgc.reduce add %[[M]] over %[[K]] : vector<2xf32>
+//  CHECK-NEXT:     %[[S0:.*]] = tgc.gep %[[S]][0] : vector<2xf32> -> f32
+//  CHECK-NEXT:     %[[S1:.*]] = tgc.gep %[[S]][1] : vector<2xf32> -> f32
+//       CHECK:     tgc.store %{{.*}}, %[[S0]] : <f32>, f32
+//  CHECK-NEXT:     tgc.store %{{.*}}, %[[S1]] : <f32>, f32
+//  CHECK-NEXT:     tgc.end
 //  CHECK-NEXT:     tgc.sink
+// Without vectors the lanes are copies.
+// COPIES-LABEL: func @lanes(
+//       COPIES:     %[[K:.*]] = tgc.range 8 reduce id 1
+//       COPIES:     %[[X:.*]] = tgc.load
+//   COPIES-NOT:     tgc.load %{{.*}} : <f32> -> f32
+//       COPIES:     %[[M0:.*]] = tgc.mul %[[X]], %{{.*}} : f32
+//       COPIES:     %[[M1:.*]] = tgc.mul %[[X]], %{{.*}} : f32
+//       COPIES:     tgc.end %[[K]]
+//       COPIES:     tgc.reduce add %[[M0]] over %[[K]] : f32
+//       COPIES:     tgc.reduce add %[[M1]] over %[[K]] : f32
+//       COPIES-COUNT-2: tgc.store
+//       COPIES:     tgc.end
+//  COPIES-NEXT:     tgc.sink
 func.func @lanes(%x: tensor<8xf32>) -> tensor<4xf32> {
   %k = tgc.kernel "r_4_8" (%x) : (tensor<8xf32>) -> tensor<4xf32> {
   ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
@@ -37,4 +59,84 @@ func.func @lanes(%x: tensor<8xf32>) -> tensor<4xf32> {
     tgc.sink
   }
   return %k : tensor<4xf32>
+}
+
+// A max over unroll lanes: each lane accumulates over the rest of the
+// axis, then the lanes are combined (as a vector: one vector accumulator,
+// then a tree over its lanes).
+// CHECK-LABEL: func @unroll_sum(
+//       CHECK:     %[[K:.*]] = tgc.range 2 reduce id 0
+//       CHECK:     %[[V:.*]] = tgc.vectorize %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (f32, f32, f32, f32) -> vector<4xf32>
+//       CHECK:     tgc.end %[[K]]
+//  CHECK-NEXT:     %[[S:.*]] = tgc.reduce max %[[V]] over %[[K]] : vector<4xf32>
+//  CHECK-NEXT:     %[[L0:.*]] = tgc.gep %[[S]][0]
+//  CHECK-NEXT:     %[[L1:.*]] = tgc.gep %[[S]][1]
+//  CHECK-NEXT:     %[[L2:.*]] = tgc.gep %[[S]][2]
+//  CHECK-NEXT:     %[[L3:.*]] = tgc.gep %[[S]][3]
+//  CHECK-NEXT:     %[[A:.*]] = tgc.max %[[L0]], %[[L1]] : f32
+//  CHECK-NEXT:     %[[B:.*]] = tgc.max %[[L2]], %[[L3]] : f32
+//  CHECK-NEXT:     %[[T:.*]] = tgc.max %[[A]], %[[B]] : f32
+//  CHECK-NEXT:     tgc.store %{{.*}}, %[[T]] : <f32>, f32
+// COPIES-LABEL: func @unroll_sum(
+//       COPIES:     %[[K:.*]] = tgc.range 2 reduce id 0
+//       COPIES:     tgc.end %[[K]]
+//       COPIES-COUNT-4: tgc.reduce max %{{.*}} over %[[K]] : f32
+//       COPIES:     %[[A:.*]] = tgc.max
+//  COPIES-NEXT:     %[[B:.*]] = tgc.max
+//  COPIES-NEXT:     %[[T:.*]] = tgc.max %[[A]], %[[B]] : f32
+//  COPIES-NEXT:     tgc.store %{{.*}}, %[[T]] : <f32>, f32
+func.func @unroll_sum(%x: tensor<8xf32>) -> tensor<1xf32> {
+  %k = tgc.kernel "r_1_8" (%x) : (tensor<8xf32>) -> tensor<1xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4 = tgc.const 4 : index
+    %k = tgc.range 2 reduce id 0
+    %u = tgc.range 4 unroll id 1
+    %ks = tgc.mul %k, %c4 : index
+    %i = tgc.add %ks, %u : index
+    %p = tgc.index %in[%i] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    tgc.end %u
+    tgc.end %k
+    %s = tgc.reduce max %v over %k, %u : f32
+    tgc.store %out, %s : !tgc.ptr<f32>, f32
+    tgc.sink
+  }
+  return %k : tensor<1xf32>
+}
+
+// Two lane ranges: the one the loads of the reduction are contiguous along
+// (the columns of b) becomes the vector; the rows are copies.
+// CHECK-LABEL: func @vector_choice(
+//   CHECK-NOT:     upcast
+//       CHECK:     tgc.range 4 reduce id 1
+//       CHECK-COUNT-2: tgc.mul %{{.*}}, %{{.*}} : vector<4xf32>
+//   CHECK-NOT:     tgc.mul %{{.*}}, %{{.*}} : vector
+//       CHECK:     tgc.end
+func.func @vector_choice(%a: tensor<2x4xf32>, %b: tensor<4x4xf32>) -> tensor<2x4xf32> {
+  %k = tgc.kernel "r_2_4_4" (%a, %b) : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4 = tgc.const 4 : index
+    %i = tgc.range 2 upcast id 0
+    %j = tgc.range 4 upcast id 2
+    %k = tgc.range 4 reduce id 1
+    %ai = tgc.mul %i, %c4 : index
+    %ak = tgc.add %ai, %k : index
+    %p = tgc.index %pa[%ak] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %bk = tgc.mul %k, %c4 : index
+    %bj = tgc.add %bk, %j : index
+    %q = tgc.index %pb[%bj] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %oi = tgc.mul %i, %c4 : index
+    %oj = tgc.add %oi, %j : index
+    %o = tgc.index %out[%oj] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<2x4xf32>
 }

@@ -125,3 +125,30 @@ func.func @int_max(%x: tensor<4xsi32>) -> tensor<1xsi32> {
   }
   return %k : tensor<1xsi32>
 }
+
+// A reduce of vectors: as many registers as lanes, accessed as one vector,
+// initialized with the identity in every lane.
+// CHECK-LABEL: func @vector_reduce(
+//       CHECK:   %[[ACC:.*]] = tgc.define_reg 4 : <f32, reg>
+//  CHECK-NEXT:   %[[C0:.*]] = tgc.const 0 : index
+//  CHECK-NEXT:   %[[SLOT:.*]] = tgc.index %[[ACC]][%[[C0]]] : <f32, reg>
+//  CHECK-NEXT:   %[[INIT:.*]] = tgc.const dense<0xFF800000> : vector<4xf32>
+//  CHECK-NEXT:   tgc.store %[[SLOT]], %[[INIT]] : <f32, reg>, vector<4xf32>
+//       CHECK:   %[[OLD:.*]] = tgc.load %[[SLOT]] : <f32, reg> -> vector<4xf32>
+//  CHECK-NEXT:   %[[NEW:.*]] = tgc.max %[[OLD]], %{{.*}} : vector<4xf32>
+//  CHECK-NEXT:   tgc.store %[[SLOT]], %[[NEW]] : <f32, reg>, vector<4xf32>
+func.func @vector_reduce(%x: tensor<8x4xf32>) -> tensor<4xf32> {
+  %k = tgc.kernel "r_4_8" (%x) : (tensor<8x4xf32>) -> tensor<4xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4 = tgc.const 4 : index
+    %r = tgc.range 8 reduce id 0
+    %a = tgc.mul %r, %c4 : index
+    %p = tgc.index %in[%a] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> vector<4xf32>
+    tgc.end %r
+    %s = tgc.reduce max %v over %r : vector<4xf32>
+    tgc.store %out, %s : !tgc.ptr<f32>, vector<4xf32>
+    tgc.sink
+  }
+  return %k : tensor<4xf32>
+}

@@ -1,24 +1,29 @@
 // RUN: tgc-opt %s --tgc-optimize | FileCheck %s
-// RUN: tgc-opt %s --tgc-optimize="upcast=1" | FileCheck %s --check-prefix=NOOPT
+// RUN: tgc-opt %s --tgc-optimize="vector-bytes=32 vector-registers=16" | FileCheck %s --check-prefix=AVX2
+// RUN: tgc-opt %s --tgc-optimize="thread-tasks=4" | FileCheck %s --check-prefix=THREADS
+// RUN: tgc-opt %s --tgc-optimize="heuristic=false" | FileCheck %s --check-prefix=NOOPT
+// The heuristic for an AVX-512 CPU (the default: 64-byte vectors, 32
+// registers) and an AVX2 one.
 
-// A matmul gets a register tile: the rows (b does not depend on them) by 4
-// and the columns (a does not depend on them) by up to 16.
+// A matmul: the columns (contiguous in b and in the output, a does not
+// move along them) become vector lanes, two vectors per row; the rows
+// (b does not move along them) a register tile of 16 / 2 accumulators.
 // CHECK-LABEL: func @upcast_matmul(
-//       CHECK:   opts = ["UPCAST(0,4)", "UPCAST(1,16)"]
-//       CHECK:     %[[I:.*]] = tgc.range 2 global id 0
-//       CHECK:     %[[IU:.*]] = tgc.range 4 upcast id 3
-//       CHECK:     %[[IS:.*]] = tgc.mul %[[I]], %{{.*}} : index
-//       CHECK:     %[[ROW:.*]] = tgc.add %[[IS]], %[[IU]] : index
-//       CHECK:     %[[J:.*]] = tgc.range 2 global id 1
-//       CHECK:     %[[JU:.*]] = tgc.range 16 upcast id 4
+//       CHECK:   opts = ["UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,8)"]
+//       CHECK:     %[[I:.*]] = tgc.range 8 upcast id 0
+//       CHECK:     %[[J:.*]] = tgc.range 2 upcast id 1
+//       CHECK:     %[[JU:.*]] = tgc.range 16 upcast id 3
 //       CHECK:     tgc.range 4 reduce id 2
 //       CHECK:     tgc.end %[[JU]]
 //  CHECK-NEXT:     tgc.end %[[J]]
-//  CHECK-NEXT:     tgc.end %[[IU]]
 //  CHECK-NEXT:     tgc.end %[[I]]
+// With 32-byte vectors and 16 registers: 8 lanes, 8 / 2 rows.
+// AVX2-LABEL: func @upcast_matmul(
+//       AVX2:   opts = ["UPCAST(1,8)", "UPCAST(1,2)", "UPCAST(0,4)"]
 // NOOPT-LABEL: func @upcast_matmul(
 //   NOOPT-NOT:   opts
 //       NOOPT:     tgc.range 8 global id 0
+
 func.func @upcast_matmul(%a: tensor<8x4xf32>, %b: tensor<4x32xf32>) -> tensor<8x32xf32> {
   %k = tgc.kernel "r_8_32_4" (%a, %b) : (tensor<8x4xf32>, tensor<4x32xf32>) -> tensor<8x32xf32> {
   ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
@@ -49,12 +54,14 @@ func.func @upcast_matmul(%a: tensor<8x4xf32>, %b: tensor<4x32xf32>) -> tensor<8x
   return %k : tensor<8x32xf32>
 }
 
-// A row sum reads a different element for every output: nothing to reuse,
-// nothing upcast.
-// CHECK-LABEL: func @not_row_sum(
-//   CHECK-NOT:   opts
+// A row sum reads a different element for every output, and the rows are
+// not contiguous in memory: the reduce axis becomes 8 vector lanes, summed
+// once at the end; nothing to reuse, no register tile.
+// CHECK-LABEL: func @row_sum(
+//       CHECK:   opts = ["UNROLL(1,8)"]
 //       CHECK:     tgc.range 16 global id 0
-func.func @not_row_sum(%x: tensor<16x8xf32>) -> tensor<16xf32> {
+//       CHECK:     tgc.range 8 unroll id 1
+func.func @row_sum(%x: tensor<16x8xf32>) -> tensor<16xf32> {
   %k = tgc.kernel "r_16_8" (%x) : (tensor<16x8xf32>) -> tensor<16xf32> {
   ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
     %c8 = tgc.const 8 : index
@@ -92,11 +99,11 @@ func.func @not_elementwise(%x: tensor<16xf32>) -> tensor<16xf32> {
   return %k : tensor<16xf32>
 }
 
-// An axis of prime length is not split.
-// CHECK-LABEL: func @not_prime_length(
-//   CHECK-NOT:   opts
+// An axis of prime length is not split: only the reduce axis is.
+// CHECK-LABEL: func @prime_length(
+//       CHECK:   opts = ["UNROLL(1,8)"]
 //       CHECK:     tgc.range 7 global id 0
-func.func @not_prime_length(%x: tensor<8xf32>) -> tensor<7xf32> {
+func.func @prime_length(%x: tensor<8xf32>) -> tensor<7xf32> {
   %k = tgc.kernel "r_7_8" (%x) : (tensor<8xf32>) -> tensor<7xf32> {
   ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
     %i = tgc.range 7 global id 0
@@ -111,4 +118,74 @@ func.func @not_prime_length(%x: tensor<8xf32>) -> tensor<7xf32> {
     tgc.sink
   }
   return %k : tensor<7xf32>
+}
+
+// A matrix-vector product with the weights as [out, in] (Gemm transB): the
+// reduce axis is contiguous in both inputs and becomes vector lanes; the
+// outputs, along which x does not move, a tile of 16 accumulators.
+// CHECK-LABEL: func @gemv(
+//       CHECK:   opts = ["UNROLL(1,16)", "UPCAST(0,16)"]
+// Small kernels are not split across threads.
+// THREADS-LABEL: func @gemv(
+//   THREADS-NOT:   THREAD
+//       THREADS:   return
+
+// Big enough to be worth a thread pool: the outermost axis left after the
+// register tile is split into 4 tasks.
+// THREADS-LABEL: func @big_matmul(
+//       THREADS:   opts = ["UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,8)", "THREAD(0,4)"]
+//       THREADS:     tgc.range 4 thread id 6
+//  THREADS-NEXT:     tgc.range 2 global id 0
+// Without thread-tasks, no THREAD.
+// CHECK-LABEL: func @big_matmul(
+//       CHECK:   opts = ["UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,8)"]
+func.func @gemv(%xin: tensor<1x64xf32>, %w: tensor<32x64xf32>) -> tensor<1x32xf32> {
+  %k = tgc.kernel "r_1_32_64" (%xin, %w) : (tensor<1x64xf32>, tensor<32x64xf32>) -> tensor<1x32xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c64 = tgc.const 64 : index
+    %n = tgc.range 32 global id 0
+    %k = tgc.range 64 reduce id 1
+    %p = tgc.index %px[%k] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wn = tgc.mul %n, %c64 : index
+    %wk = tgc.add %wn, %k : index
+    %q = tgc.index %pw[%wk] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %o = tgc.index %out[%n] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %n
+    tgc.sink
+  }
+  return %k : tensor<1x32xf32>
+}
+func.func @big_matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %k = tgc.kernel "r_64_64_64" (%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c64 = tgc.const 64 : index
+    %i = tgc.range 64 global id 0
+    %j = tgc.range 64 global id 1
+    %k = tgc.range 64 reduce id 2
+    %ai = tgc.mul %i, %c64 : index
+    %ak = tgc.add %ai, %k : index
+    %p = tgc.index %pa[%ak] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %bk = tgc.mul %k, %c64 : index
+    %bj = tgc.add %bk, %j : index
+    %q = tgc.index %pb[%bj] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %oi = tgc.mul %i, %c64 : index
+    %oj = tgc.add %oi, %j : index
+    %o = tgc.index %out[%oj] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<64x64xf32>
 }

@@ -28,12 +28,14 @@
 // MLP-NOT: tgc.kernel
 // MLP: return
 
-// The ResNet basic block: a padding copy of the input, then conv1+BN+Relu
-// writing its output already padded for conv2, then conv2+BN+add+Relu.
+// The ResNet basic block: a padding copy of the input, conv1+BN+Relu, a
+// padding copy of its output (computing conv1 on the padded grid would run
+// it under masks), then conv2+BN+add+Relu.
 // RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=RES
 // RES-LABEL: func @main(
 // RES: tgc.kernel "E_1_64_58_58"
-// RES: tgc.kernel "r_1_64_58_58_64_3_3"
 // RES: tgc.kernel "r_1_64_56_56_64_3_3"
+// RES: tgc.kernel "E_1_64_58_58n1"
+// RES: tgc.kernel "r_1_64_56_56_64_3_3n1"
 // RES-NOT: tgc.kernel
 // RES: return

@@ -161,3 +161,32 @@ func.func @copies(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2x
   %n = tgc.neg %x : tensor<2xf32>
   return %x, %w, %n, %n : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
 }
+
+// A pad of a row sum: the sum is realized and the pad is its own kernel,
+// rather than the sum running on the padded grid under masks.
+// CHECK-LABEL: func @pad_of_reduce(
+//       CHECK:   %[[S:.*]] = tgc.kernel "r_4_1_8"
+//       CHECK:     tgc.reduce_axis add
+//   CHECK-NOT:     tgc.pad
+//       CHECK:   tgc.kernel "E_6_1"(%[[S]])
+//       CHECK:     tgc.pad
+//   CHECK-NOT:   tgc.kernel
+//       CHECK:   return
+func.func @pad_of_reduce(%x: tensor<4x8xf32>) -> tensor<6x1xf32> {
+  %s = tgc.reduce_axis add %x [1] : tensor<4x8xf32> -> tensor<4x1xf32>
+  %p = tgc.pad %s low [1, 0] high [1, 0] : tensor<4x1xf32> -> tensor<6x1xf32>
+  return %p : tensor<6x1xf32>
+}
+
+// A pad of elementwise work fuses with it: one kernel.
+// CHECK-LABEL: func @not_pad_of_elementwise(
+//       CHECK:   tgc.kernel "E_6_8"
+//       CHECK:     tgc.neg
+//       CHECK:     tgc.pad
+//   CHECK-NOT:   tgc.kernel
+//       CHECK:   return
+func.func @not_pad_of_elementwise(%x: tensor<4x8xf32>) -> tensor<6x8xf32> {
+  %n = tgc.neg %x : tensor<4x8xf32>
+  %p = tgc.pad %n low [1, 0] high [1, 0] : tensor<4x8xf32> -> tensor<6x8xf32>
+  return %p : tensor<6x8xf32>
+}

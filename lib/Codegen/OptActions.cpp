@@ -1,0 +1,339 @@
+//===- OptActions.cpp - kernel opt actions on a lowered kernel -*- C++ -*-===//
+//
+// Every action but PADTO splits one range in two, r = outer * n + inner (or
+// top * (N / n) + rest for the actions that split off the outer part), and
+// gives one part a new axis kind; the part that keeps the old kind keeps
+// the old id, so a later action can name the same axis again. What makes
+// the split useful happens later: tgc-expand writes upcast and unroll lanes
+// out, the renderer runs thread axes on the runtime's pool.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/OptActions.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+namespace {
+
+/// Lanes one kernel may have in all (copies times vector lanes): past this
+/// the expanded kernel only spills registers and grows the source.
+constexpr int64_t kMaxLanes = 256;
+
+struct KindInfo {
+  OptKind kind;
+  llvm::StringLiteral name;
+};
+constexpr KindInfo kKinds[] = {
+    {OptKind::Upcast, "UPCAST"}, {OptKind::Unroll, "UNROLL"},
+    {OptKind::Thread, "THREAD"}, {OptKind::Padto, "PADTO"},
+    {OptKind::Local, "LOCAL"},   {OptKind::Group, "GROUP"},
+    {OptKind::GroupTop, "GROUPTOP"},
+};
+
+StringRef kindName(OptKind kind) {
+  for (const KindInfo &info : kKinds)
+    if (info.kind == kind)
+      return info.name;
+  llvm_unreachable("opt kind");
+}
+
+bool isOutputAxis(AxisType axis) {
+  return axis == AxisType::global || axis == AxisType::loop;
+}
+
+bool isLaneAxis(AxisType axis) {
+  return axis == AxisType::upcast || axis == AxisType::unroll;
+}
+
+/// What a split makes of a range.
+struct SplitPlan {
+  /// Kind of the new part.
+  AxisType newKind;
+  /// True if the new part is the outer one (r = new * (N/n) + old).
+  bool newIsOuter;
+};
+
+SplitPlan planFor(OptKind kind) {
+  switch (kind) {
+  case OptKind::Upcast:
+    return {AxisType::upcast, false};
+  case OptKind::Unroll:
+    return {AxisType::unroll, false};
+  case OptKind::Thread:
+    return {AxisType::thread, true};
+  case OptKind::Local:
+    return {AxisType::local, false};
+  case OptKind::Group:
+    return {AxisType::group_reduce, false};
+  case OptKind::GroupTop:
+    return {AxisType::group_reduce, true};
+  case OptKind::Padto:
+    break;
+  }
+  llvm_unreachable("PADTO does not split");
+}
+
+int64_t nextRangeId(KernelOp kernel) {
+  int64_t next = 0;
+  kernel.walk([&](RangeOp r) {
+    next = std::max<int64_t>(next, (int64_t)r.getId() + 1);
+  });
+  return next;
+}
+
+EndOp findEnd(RangeOp range) {
+  for (Operation *user : range->getUsers())
+    if (auto end = dyn_cast<EndOp>(user))
+      return end;
+  return nullptr;
+}
+
+void recordAction(KernelOp kernel, const OptAction &action) {
+  Builder builder(kernel.getContext());
+  SmallVector<Attribute> opts;
+  if (auto existing = kernel.getOpts())
+    llvm::append_range(opts, *existing);
+  opts.push_back(builder.getStringAttr(toString(action)));
+  kernel.setOptsAttr(builder.getArrayAttr(opts));
+}
+
+/// Replaces `range` by the ranges `parts` (outer first) whose combined
+/// index is `index`: ends close the parts innermost first, reduces over
+/// `range` reduce over every part, other uses read `index`.
+void replaceRange(RangeOp range, ArrayRef<RangeOp> parts, Value index) {
+  EndOp end = findEnd(range);
+  OpBuilder builder(end);
+  for (RangeOp part : llvm::reverse(parts))
+    builder.create<EndOp>(end.getLoc(), part.getResult());
+  end.erase();
+  for (Operation *user : llvm::make_early_inc_range(range->getUsers())) {
+    auto reduce = dyn_cast<ReduceOp>(user);
+    if (!reduce)
+      continue;
+    SmallVector<Value> ranges;
+    for (Value r : reduce.getRanges()) {
+      if (r != range.getResult()) {
+        ranges.push_back(r);
+        continue;
+      }
+      for (RangeOp part : parts)
+        ranges.push_back(part.getResult());
+    }
+    reduce.getRangesMutable().assign(ranges);
+  }
+  range.getResult().replaceAllUsesWith(index);
+  range.erase();
+}
+
+void applySplit(KernelOp kernel, RangeOp range, const OptAction &action) {
+  SplitPlan plan = planFor(action.kind);
+  OpBuilder builder(range);
+  Location loc = range.getLoc();
+  int64_t bound = range.getBound();
+  int64_t newId = nextRangeId(kernel);
+  Type indexType = builder.getIndexType();
+
+  if (action.amount == bound) {
+    // The whole axis changes kind: no loop of bound 1 is left behind.
+    auto whole = builder.create<RangeOp>(loc, indexType, bound, plan.newKind,
+                                         range.getId());
+    replaceRange(range, {whole}, whole.getResult());
+    return;
+  }
+  int64_t newBound = action.amount;
+  int64_t oldBound = bound / action.amount;
+  RangeOp outer, inner;
+  if (plan.newIsOuter) {
+    outer = builder.create<RangeOp>(loc, indexType, newBound, plan.newKind,
+                                    newId);
+    inner = builder.create<RangeOp>(loc, indexType, oldBound, range.getAxis(),
+                                    range.getId());
+  } else {
+    outer = builder.create<RangeOp>(loc, indexType, oldBound, range.getAxis(),
+                                    range.getId());
+    inner = builder.create<RangeOp>(loc, indexType, newBound, plan.newKind,
+                                    newId);
+  }
+  Value stride = builder.create<ConstOp>(
+      loc, builder.getIndexAttr((int64_t)inner.getBound()));
+  Value scaled = builder.create<MulOp>(loc, outer, stride);
+  Value index = builder.create<AddOp>(loc, scaled, inner);
+  replaceRange(range, {outer, inner}, index);
+}
+
+/// True if `value` is computed from `range`.
+bool dependsOn(Value value, Value range,
+               llvm::DenseMap<Value, bool> &memo) {
+  if (value == range)
+    return true;
+  Operation *op = value.getDefiningOp();
+  if (!op || isa<RangeOp>(op))
+    return false;
+  if (auto it = memo.find(value); it != memo.end())
+    return it->second;
+  bool result = llvm::any_of(op->getOperands(), [&](Value operand) {
+    return dependsOn(operand, range, memo);
+  });
+  memo[value] = result;
+  return result;
+}
+
+/// PADTO(axis, n): the range runs to the next multiple of n; every buffer
+/// access that depends on it is gated by `range < old bound`.
+void applyPadto(RangeOp range, int64_t amount) {
+  int64_t bound = range.getBound();
+  int64_t padded = (bound + amount - 1) / amount * amount;
+  OpBuilder builder(range->getContext());
+  builder.setInsertionPointAfter(range);
+  Location loc = range.getLoc();
+  Value limit = builder.create<ConstOp>(loc, builder.getIndexAttr(bound));
+  Value valid = builder.create<CmpltOp>(loc, range.getResult(), limit);
+  range.setBound(padded);
+
+  llvm::DenseMap<Value, bool> memo;
+  SmallVector<IndexOp> accesses;
+  for (Operation *op = valid.getDefiningOp()->getNextNode(); op;
+       op = op->getNextNode())
+    if (auto index = dyn_cast<IndexOp>(op))
+      if (cast<PtrType>(index.getType()).getAddrSpace() == AddrSpace::global &&
+          dependsOn(index.getIdx(), range.getResult(), memo))
+        accesses.push_back(index);
+  for (IndexOp index : accesses) {
+    Value gate = valid;
+    if (Value old = index.getGate()) {
+      builder.setInsertionPoint(index);
+      gate = builder.create<AndOp>(loc, old, valid);
+    }
+    index.getGateMutable().assign(gate);
+  }
+}
+
+int64_t laneCount(KernelOp kernel) {
+  int64_t lanes = 1;
+  kernel.walk([&](RangeOp r) {
+    if (isLaneAxis(r.getAxis()))
+      lanes *= r.getBound();
+  });
+  return lanes;
+}
+
+} // namespace
+
+std::string mlir::tgc::toString(const OptAction &action) {
+  return (kindName(action.kind) + "(" + Twine(action.axis) + "," +
+          Twine(action.amount) + ")")
+      .str();
+}
+
+std::optional<OptAction> mlir::tgc::parseOptAction(StringRef text) {
+  text = text.trim();
+  auto [name, rest] = text.split('(');
+  if (!rest.consume_back(")"))
+    return std::nullopt;
+  auto [axisText, amountText] = rest.split(',');
+  OptAction action;
+  bool known = false;
+  for (const KindInfo &info : kKinds)
+    if (info.name == name) {
+      action.kind = info.kind;
+      known = true;
+    }
+  if (!known || axisText.trim().getAsInteger(10, action.axis) ||
+      amountText.trim().getAsInteger(10, action.amount))
+    return std::nullopt;
+  return action;
+}
+
+SmallVector<OptAction> mlir::tgc::getAppliedActions(KernelOp kernel) {
+  SmallVector<OptAction> actions;
+  if (auto opts = kernel.getOpts())
+    for (Attribute attr : *opts)
+      if (auto text = dyn_cast<StringAttr>(attr))
+        if (auto action = parseOptAction(text.getValue()))
+          actions.push_back(*action);
+  return actions;
+}
+
+RangeOp mlir::tgc::findRange(KernelOp kernel, int64_t axis) {
+  for (Operation &op : kernel.getBlock())
+    if (auto range = dyn_cast<RangeOp>(op);
+        range && (int64_t)range.getId() == axis)
+      return range;
+  return nullptr;
+}
+
+std::string mlir::tgc::checkOptAction(KernelOp kernel,
+                                      const OptAction &action) {
+  if (!kernel.isLowered())
+    return "the kernel is not lowered";
+  bool linearized = false;
+  kernel.walk([&](DefineRegOp) { linearized = true; });
+  if (linearized)
+    return "the kernel is already linearized";
+  RangeOp range = findRange(kernel, action.axis);
+  if (!range)
+    return "the kernel has no axis " + std::to_string(action.axis);
+  if (action.amount < 2)
+    return "the amount must be at least 2";
+  AxisType axis = range.getAxis();
+  int64_t bound = range.getBound();
+  if (action.kind == OptKind::Padto) {
+    if (!isOutputAxis(axis))
+      return "only output axes are padded";
+    if (bound % action.amount == 0)
+      return "the axis is a multiple of the amount already";
+    return "";
+  }
+  bool wantsReduce = action.kind == OptKind::Unroll ||
+                     action.kind == OptKind::Group ||
+                     action.kind == OptKind::GroupTop;
+  if (wantsReduce && axis != AxisType::reduce)
+    return "the axis is not a reduce axis";
+  if (!wantsReduce && !isOutputAxis(axis))
+    return "the axis is not an output axis";
+  if (bound % action.amount != 0)
+    return "the amount does not divide the axis";
+  bool addsLanes =
+      action.kind == OptKind::Upcast || action.kind == OptKind::Unroll;
+  if (addsLanes && laneCount(kernel) * action.amount > kMaxLanes)
+    return "more than " + std::to_string(kMaxLanes) + " lanes";
+  if (action.kind == OptKind::Thread) {
+    bool threaded = false;
+    kernel.walk([&](RangeOp r) { threaded |= r.getAxis() == AxisType::thread; });
+    if (threaded)
+      return "the kernel is split across threads already";
+    // The renderer runs the thread axis as the task index of a function,
+    // so it must be the outermost loop and enclose every store.
+    for (Operation &op : kernel.getBlock()) {
+      if (&op == range.getOperation())
+        break;
+      if (isa<RangeOp, StoreOp>(op))
+        return "only the outermost axis can be split across threads";
+    }
+    for (Operation *op = findEnd(range); op; op = op->getNextNode())
+      if (isa<StoreOp, RangeOp>(op))
+        return "the kernel stores outside its outermost axis";
+  }
+  return "";
+}
+
+LogicalResult mlir::tgc::applyOptAction(KernelOp kernel,
+                                        const OptAction &action,
+                                        std::string *whyNot) {
+  std::string reason = checkOptAction(kernel, action);
+  if (!reason.empty()) {
+    if (whyNot)
+      *whyNot = reason;
+    return failure();
+  }
+  RangeOp range = findRange(kernel, action.axis);
+  if (action.kind == OptKind::Padto)
+    applyPadto(range, action.amount);
+  else
+    applySplit(kernel, range, action);
+  recordAction(kernel, action);
+  return success();
+}

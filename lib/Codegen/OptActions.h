@@ -1,0 +1,77 @@
+//===- OptActions.h - kernel opt actions on a lowered kernel ---*- C++ -*-===//
+//
+// tinygrad's Opt: an action on one axis of a kernel (a tgc.range, named by
+// its id) with an amount. The heuristic, a tuning database and BEAM search
+// all speak this vocabulary; a kernel records the actions applied to it in
+// its `opts` attribute, in order, as "KIND(axis,amount)".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_CODEGEN_OPTACTIONS_H
+#define TGC_CODEGEN_OPTACTIONS_H
+
+#include "IR/TgcOps.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace mlir::tgc {
+
+enum class OptKind {
+  /// Output axis into `amount` lanes computed together: a register tile,
+  /// or the lanes of a vector (tgc-expand decides which).
+  Upcast,
+  /// Reduce axis into `amount` lanes accumulated side by side.
+  Unroll,
+  /// Outermost output axis into `amount` tasks run on the threads of the
+  /// runtime's pool.
+  Thread,
+  /// Output axis padded up to a multiple of `amount`; accesses past the
+  /// old bound are gated off.
+  Padto,
+  /// GPU: output axis into a workgroup axis of `amount` threads.
+  Local,
+  /// GPU: reduce axis into `amount` threads of a workgroup that combine
+  /// their partial results (the inner part of the axis).
+  Group,
+  /// GPU: as Group, with the outer part of the axis split across threads.
+  GroupTop,
+};
+
+struct OptAction {
+  OptKind kind;
+  /// The id of the tgc.range the action splits.
+  int64_t axis;
+  int64_t amount;
+
+  bool operator==(const OptAction &other) const {
+    return kind == other.kind && axis == other.axis && amount == other.amount;
+  }
+};
+
+/// "UPCAST(1,16)".
+std::string toString(const OptAction &action);
+
+/// Parses toString's form; std::nullopt if `text` is not one.
+std::optional<OptAction> parseOptAction(llvm::StringRef text);
+
+/// The actions recorded in `kernel`'s `opts`, in order (unparsable entries
+/// are skipped).
+SmallVector<OptAction> getAppliedActions(KernelOp kernel);
+
+/// Why `action` cannot apply to the lowered, not yet expanded `kernel`, or
+/// an empty string if it can.
+std::string checkOptAction(KernelOp kernel, const OptAction &action);
+
+/// Applies `action` to `kernel` and appends it to the kernel's `opts`.
+/// Fails, changing nothing, with the reason in `whyNot` (when non-null) if
+/// checkOptAction objects.
+LogicalResult applyOptAction(KernelOp kernel, const OptAction &action,
+                             std::string *whyNot = nullptr);
+
+/// The range of `kernel` whose id is `axis`, or null.
+RangeOp findRange(KernelOp kernel, int64_t axis);
+
+} // namespace mlir::tgc
+
+#endif // TGC_CODEGEN_OPTACTIONS_H

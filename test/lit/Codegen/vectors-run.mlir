@@ -1,0 +1,51 @@
+// The whole kernel pipeline on a matmul with bias and Relu, a row max and
+// a row sum: the heuristic makes vector lanes and register tiles, the C
+// uses native vectors and FMAs, and the results match a double-precision
+// reference computed by the driver, built with gcc and clang, with vector
+// extensions and with the portable fallback.
+// RUN: tgc-opt %s --tgc-pipeline="after=decompose cpu=skylake-avx512" | tgc-translate --emit-c > %t.c
+// RUN: FileCheck %s --check-prefix=SRC < %t.c
+// RUN: gcc -std=c99 -O2 -march=native -Wall -Wextra -Werror -pedantic -include %t.c %S/Inputs/vectors-run-main.c -o %t.gcc -lm
+// RUN: %t.gcc | FileCheck %s
+// RUN: clang -std=c99 -O2 -march=native -Wall -Wextra -Werror -pedantic -include %t.c %S/Inputs/vectors-run-main.c -o %t.clang -lm
+// RUN: %t.clang | FileCheck %s
+// RUN: gcc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -DTGC_VECTOR_EXTENSIONS=0 -include %t.c %S/Inputs/vectors-run-main.c -o %t.portable -lm
+// RUN: %t.portable | FileCheck %s
+// RUN: clang -std=c99 -O2 -Wall -Wextra -Werror -pedantic -DTGC_VECTOR_EXTENSIONS=0 -include %t.c %S/Inputs/vectors-run-main.c -o %t.portable-clang -lm
+// RUN: %t.portable-clang | FileCheck %s
+
+// SRC: typedef float tgc_f32x16 __attribute__((vector_size(64)));
+// SRC: opts: UPCAST(1,16) UPCAST(1,2) UPCAST(0,4)
+// SRC: tgc_f32x16 acc0[1];
+// SRC: tgc_f32x16_load(
+// SRC: tgc_f32x16_fma(
+// SRC: tgc_f32x16_max(
+// SRC: tgc_f32x16_store(
+// SRC: opts: UNROLL(1,16)
+// SRC: tgc_f32x16_max(
+
+// CHECK: y: ok
+// CHECK-NEXT: rmax: ok
+// CHECK-NEXT: rsum: ok
+
+module {
+  func.func @main(%a: tensor<4x32xf32> {tgc.name = "a"}, %b: tensor<32x64xf32> {tgc.name = "b"})
+      -> (tensor<4x64xf32> {tgc.name = "y"}, tensor<4x1xf32> {tgc.name = "rmax"},
+          tensor<64x1xf32> {tgc.name = "rsum"}) {
+    %a3 = tgc.reshape %a : tensor<4x32xf32> -> tensor<4x32x1xf32>
+    %ae = tgc.expand %a3 : tensor<4x32x1xf32> -> tensor<4x32x64xf32>
+    %b3 = tgc.reshape %b : tensor<32x64xf32> -> tensor<1x32x64xf32>
+    %be = tgc.expand %b3 : tensor<1x32x64xf32> -> tensor<4x32x64xf32>
+    %m = tgc.mul %ae, %be : tensor<4x32x64xf32>
+    %s = tgc.reduce_axis add %m [1] : tensor<4x32x64xf32> -> tensor<4x1x64xf32>
+    %s2 = tgc.reshape %s : tensor<4x1x64xf32> -> tensor<4x64xf32>
+    %one = tgc.const dense<1.0> : tensor<4x64xf32>
+    %d = tgc.sub %s2, %one : tensor<4x64xf32>
+    %zero = tgc.const dense<0.0> : tensor<4x64xf32>
+    %y = tgc.max %d, %zero : tensor<4x64xf32>
+    %rmax = tgc.reduce_axis max %a [1] : tensor<4x32xf32> -> tensor<4x1xf32>
+    %bt = tgc.permute %b [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
+    %rsum = tgc.reduce_axis add %bt [1] : tensor<64x32xf32> -> tensor<64x1xf32>
+    return %y, %rmax, %rsum : tensor<4x64xf32>, tensor<4x1xf32>, tensor<64x1xf32>
+  }
+}
