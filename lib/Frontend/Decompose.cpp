@@ -107,6 +107,9 @@ static LogicalResult decomposeNode(OnnxNodeOp node) {
     return failure();
   bool ok = succeeded((*fn)(ctx)) && !ctx.hasFailed() &&
             succeeded(ctx.checkAllUnderstood()) && succeeded(checkResults(ctx));
+  // Every failure must say why; a silent one would be a bug here.
+  if (!ok && !ctx.hasFailed())
+    ctx.error() << "could not be decomposed (internal error: no reason given)";
 
   // The ops built for the node sit between `before` and the node; later
   // ones use earlier ones, so they are visited in reverse.

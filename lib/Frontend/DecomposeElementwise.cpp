@@ -231,6 +231,73 @@ LogicalResult decomposeMish(NodeContext &ctx) {
   return success();
 }
 
+/// Shrink: x + bias below -lambd, x - bias above lambd, 0 between.
+LogicalResult decomposeShrink(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  double lambd = ctx.floatAttr("lambd", 0.5f);
+  double bias = ctx.floatAttr("bias", 0.0f);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value below = tb.lt(x, tb.splatLike(x, -lambd));
+  Value above = tb.gt(x, tb.splatLike(x, lambd));
+  Value inner = tb.where(above, tb.sub(x, bias), tb.splatLike(x, 0));
+  ctx.setResult(0, tb.where(below, tb.add(x, bias), inner));
+  return success();
+}
+
+/// The hyperbolic functions and their inverses, from exp and log.
+enum class Hyperbolic { Sinh, Cosh, Asinh, Acosh, Atanh };
+
+template <Hyperbolic kind> LogicalResult decomposeHyperbolic(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value y;
+  switch (kind) {
+  case Hyperbolic::Sinh:
+  case Hyperbolic::Cosh: {
+    Value up = tb.exp(x);
+    Value down = tb.exp(tb.neg(x));
+    y = tb.mul(kind == Hyperbolic::Sinh ? tb.sub(up, down) : tb.add(up, down),
+               0.5);
+    break;
+  }
+  case Hyperbolic::Asinh: {
+    // sign(x) * log(|x| + sqrt(x^2 + 1)): no cancellation for x < 0.
+    Value ax = tb.abs(x);
+    Value root = tb.sqrt(tb.add(tb.mul(ax, ax), 1.0));
+    Value magnitude = tb.log(tb.add(ax, root));
+    Value negative = tb.lt(x, tb.splatLike(x, 0));
+    y = tb.where(negative, tb.neg(magnitude), magnitude);
+    break;
+  }
+  case Hyperbolic::Acosh: {
+    Value root = tb.sqrt(tb.sub(tb.mul(x, x), 1.0));
+    y = tb.log(tb.add(x, root));
+    break;
+  }
+  case Hyperbolic::Atanh: {
+    Value ratio = tb.div(tb.add(x, 1.0), tb.sub(tb.splatLike(x, 1.0), x));
+    y = tb.mul(tb.log(ratio), 0.5);
+    break;
+  }
+  }
+  ctx.setResult(0, y);
+  return success();
+}
+
+LogicalResult decomposeTan(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value sine = tb.sin(x);
+  ctx.setResult(0, tb.div(sine, tb.cos(x)));
+  return success();
+}
+
 /// Clip: bounds are attributes before opset 11 and optional inputs since.
 LogicalResult decomposeClip(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "input");
@@ -484,6 +551,13 @@ void mlir::tgc::addElementwiseDecompositions(DecompositionTable &table) {
   table["Sign"] = unaryOp<&TB::sign>;
   table["Sin"] = unaryOp<&TB::sin>;
   table["Cos"] = unaryOp<&TB::cos>;
+  table["Tan"] = decomposeTan;
+  table["Sinh"] = decomposeHyperbolic<Hyperbolic::Sinh>;
+  table["Cosh"] = decomposeHyperbolic<Hyperbolic::Cosh>;
+  table["Asinh"] = decomposeHyperbolic<Hyperbolic::Asinh>;
+  table["Acosh"] = decomposeHyperbolic<Hyperbolic::Acosh>;
+  table["Atanh"] = decomposeHyperbolic<Hyperbolic::Atanh>;
+  table["Shrink"] = decomposeShrink;
   table["IsNaN"] = unaryOp<&TB::isNan>;
   table["IsInf"] = decomposeIsInf;
 

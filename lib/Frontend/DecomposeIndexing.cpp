@@ -1,9 +1,9 @@
 //===- DecomposeIndexing.cpp - slicing, gathering, joining ----*- C++ -*-===//
 //
-// Concat, Slice, Gather, Split and Pad: the ops that select or place
-// elements. Slices and constant gathers are shrinks and strides (a flip for
-// negative steps); other gathers are tinygrad's one-hot select and sum;
-// joins pad each part to the full size and add them.
+// Concat, Slice, Gather, GatherElements, OneHot, Split and Pad: the ops
+// that select or place elements. Slices and constant gathers are shrinks and
+// strides (a flip for negative steps); other gathers are tinygrad's one-hot
+// select and sum; joins pad each part to the full size and add them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,6 +109,32 @@ LogicalResult decomposeSlice(NodeContext &ctx) {
   return success();
 }
 
+/// Indices made non-negative: adds `n` to the negative ones, at compile
+/// time for a constant.
+Value wrapIndices(TensorBuilder &tb, Value idx, int64_t n) {
+  if (!idx)
+    return {};
+  if (auto constant = idx.getDefiningOp<ConstOp>()) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+    if (dense && !dense.getElementType().isUnsignedInteger()) {
+      SmallVector<APInt> wrapped;
+      bool changed = false;
+      for (APInt v : dense.getValues<APInt>()) {
+        if (v.isNegative()) {
+          v += APInt(v.getBitWidth(), n, /*isSigned=*/true);
+          changed = true;
+        }
+        wrapped.push_back(v);
+      }
+      if (!changed)
+        return idx;
+      return tb.constant(DenseElementsAttr::get(dense.getType(), wrapped));
+    }
+  }
+  Value negative = tb.lt(idx, tb.splatLike(idx, 0));
+  return tb.where(negative, tb.add(idx, tb.splatLike(idx, n)), idx);
+}
+
 /// Gather with constant indices in arithmetic progression: a strided
 /// slice. Otherwise tinygrad's one-hot: compare the indices with an arange
 /// along the gathered axis, select, and sum the axis away.
@@ -159,15 +185,8 @@ LogicalResult decomposeGather(NodeContext &ctx) {
       }
       return ctx.setReshapedResult(picked, outShape);
     }
-    // Irregular constant indices: the one-hot below, with them normalized
-    // here rather than at run time.
-    if (idx != **values) {
-      auto type = llvm::cast<RankedTensorType>(indices.getType());
-      SmallVector<Attribute> normalized;
-      for (int64_t i : idx)
-        normalized.push_back(IntegerAttr::get(type.getElementType(), i));
-      indices = tb.constant(DenseElementsAttr::get(type, normalized));
-    }
+    // Irregular constant indices: the one-hot below (wrapIndices makes
+    // them non-negative at compile time).
   }
 
   // One-hot over [A..., Q..., n, B...], summed over n.
@@ -189,11 +208,7 @@ LogicalResult decomposeGather(NodeContext &ctx) {
   rangeView.push_back(n);
   rangeView.append(rank - *axis - 1, 1);
 
-  Value idx = indices;
-  if (!idx.getDefiningOp<ConstOp>()) {
-    Value negative = tb.lt(idx, tb.splatLike(idx, 0));
-    idx = tb.where(negative, tb.add(idx, tb.splatLike(idx, n)), idx);
-  }
+  Value idx = wrapIndices(tb, indices, n);
   Value range = tb.reshape(tb.arange(n, TensorBuilder::elementTypeOf(indices)),
                            rangeView);
   Value hit = tb.eq(tb.reshape(idx, indexView), range);
@@ -204,6 +219,102 @@ LogicalResult decomposeGather(NodeContext &ctx) {
   if (isBool)
     result = tb.cast(result, element);
   return ctx.setReshapedResult(result, outShape);
+}
+
+/// GatherElements: out[.., i, ..] = data[.., idx[.., i, ..], ..] along
+/// `axis`, as a one-hot select over a new axis of the data's size there.
+LogicalResult decomposeGatherElements(NodeContext &ctx) {
+  Value data = ctx.requiredInput(0, "data");
+  Value indices = ctx.requiredInput(1, "indices");
+  int64_t axisAttr = ctx.intAttr("axis", 0);
+  if (!data || !indices)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  int64_t rank = TensorBuilder::rankOf(data);
+  auto axis = ctx.normalizeAxis(axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  ArrayRef<int64_t> dataShape = TensorBuilder::shapeOf(data);
+  ArrayRef<int64_t> indexShape = TensorBuilder::shapeOf(indices);
+  bool fits = (int64_t)indexShape.size() == rank;
+  for (int64_t i = 0; fits && i < rank; ++i)
+    fits = i == *axis || indexShape[i] <= dataShape[i];
+  if (!fits) {
+    ctx.error() << "indices " << TensorBuilder::typeOf(indices)
+                << " do not fit data " << TensorBuilder::typeOf(data);
+    return failure();
+  }
+  int64_t n = dataShape[*axis];
+  Type element = TensorBuilder::elementTypeOf(data);
+  bool isBool = element.isInteger(1);
+  Value values = data;
+  if (isBool) // i1 cannot be summed; select bytes instead
+    values = tb.cast(values, tb.getBuilder().getIntegerType(8, false));
+  // The data over the index's extent, with the index's axis as a new dim:
+  // [.., 1, n, ..]; the indices as [.., m, 1, ..]; the range as [.., 1, n, ..].
+  SmallVector<int64_t> begin(rank, 0), end(indexShape);
+  end[*axis] = n;
+  values = tb.shrink(values, begin, end);
+  SmallVector<int64_t> dataView(end), indexView(indexShape),
+      rangeView(rank + 1, 1);
+  dataView.insert(dataView.begin() + *axis, 1);
+  indexView.insert(indexView.begin() + *axis + 1, 1);
+  rangeView[*axis + 1] = n;
+  Value idx = wrapIndices(tb, indices, n);
+  Value range = tb.reshape(tb.arange(n, TensorBuilder::elementTypeOf(indices)),
+                           rangeView);
+  Value hit = tb.eq(tb.reshape(idx, indexView), range);
+  Value view = tb.reshape(values, dataView);
+  Value zero = tb.splat(TensorBuilder::elementTypeOf(view), {}, 0);
+  Value result = tb.sum(tb.where(hit, view, zero), {*axis + 1}, false);
+  ctx.setResult(0, isBool ? tb.cast(result, element) : result);
+  return success();
+}
+
+/// OneHot: values[1] where the index (wrapped by depth) equals the position
+/// along the new axis, values[0] elsewhere.
+LogicalResult decomposeOneHot(NodeContext &ctx) {
+  Value indices = ctx.requiredInput(0, "indices");
+  ctx.requiredInput(1, "depth");
+  Value values = ctx.requiredInput(2, "values");
+  int64_t axisAttr = ctx.intAttr("axis", -1);
+  std::optional<double> depthValue = ctx.constScalar(1);
+  if (!indices || !values)
+    return failure();
+  if (TensorBuilder::shapeOf(values) != ArrayRef<int64_t>{2}) {
+    ctx.error() << "values must hold two elements, [off, on]";
+    return failure();
+  }
+  TensorBuilder &tb = ctx.tb();
+  int64_t rank = TensorBuilder::rankOf(indices) + 1;
+  auto axis = ctx.normalizeAxis(axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  if (ctx.resultType(0).getRank() != rank) {
+    ctx.error() << "declares a result of rank " << ctx.resultType(0).getRank()
+                << " for indices of rank " << rank - 1;
+    return failure();
+  }
+  // A depth computed at run time is still the result type's dim.
+  int64_t depth = ctx.resultType(0).getDimSize(*axis);
+  if (depthValue && static_cast<int64_t>(*depthValue) != depth) {
+    ctx.error() << "depth " << *depthValue << " differs from the declared "
+                << depth;
+    return failure();
+  }
+  Type si64 = tb.getBuilder().getIntegerType(64, /*isSigned=*/true);
+  // Float indices truncate, as a cast does.
+  Value idx = wrapIndices(tb, tb.cast(indices, si64), depth);
+  SmallVector<int64_t> indexView(TensorBuilder::shapeOf(indices)),
+      rangeView(rank, 1);
+  indexView.insert(indexView.begin() + *axis, 1);
+  rangeView[*axis] = depth;
+  Value hit = tb.eq(tb.reshape(idx, indexView),
+                    tb.reshape(tb.arange(depth, si64), rangeView));
+  Value off = tb.reshape(tb.shrink(values, {0}, {1}), {});
+  Value on = tb.reshape(tb.shrink(values, {1}, {2}), {});
+  ctx.setResult(0, tb.where(hit, on, off));
+  return success();
 }
 
 /// Split: the sizes are the result types' dims along the axis; a given
@@ -378,6 +489,8 @@ void mlir::tgc::addIndexingDecompositions(DecompositionTable &table) {
   table["Concat"] = decomposeConcat;
   table["Slice"] = decomposeSlice;
   table["Gather"] = decomposeGather;
+  table["GatherElements"] = decomposeGatherElements;
+  table["OneHot"] = decomposeOneHot;
   table["Split"] = decomposeSplit;
   table["Pad"] = decomposePad;
 }

@@ -502,6 +502,92 @@ LogicalResult decomposeLayerNorm(NodeContext &ctx) {
   return success();
 }
 
+/// Hardmax: 1 at the first max along the axis, 0 elsewhere (flattened to
+/// 2-D at the axis before opset 13, as Softmax).
+LogicalResult decomposeHardmax(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  bool legacy = ctx.opset() < 13;
+  int64_t axisAttr = ctx.intAttr("axis", legacy ? 1 : -1);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  ArrayRef<int64_t> shape = TensorBuilder::shapeOf(x);
+  auto axis = ctx.normalizeAxis(axisAttr, shape.size());
+  if (failed(axis))
+    return failure();
+  Value v = x;
+  int64_t a = *axis;
+  if (legacy) {
+    v = tb.reshape(x, {TensorBuilder::numElements(shape.take_front(a)),
+                       TensorBuilder::numElements(shape.drop_front(a))});
+    a = 1;
+  }
+  int64_t rank = TensorBuilder::rankOf(v), n = TensorBuilder::shapeOf(v)[a];
+  Type si64 = tb.getBuilder().getIntegerType(64, /*isSigned=*/true);
+  Value first = tb.argExtreme(v, a, /*keepdim=*/true, /*isMax=*/true,
+                              /*last=*/false, si64);
+  SmallVector<int64_t> along(rank, 1);
+  along[a] = n;
+  Value hit = tb.eq(tb.reshape(tb.arange(n, si64), along), first);
+  Value y = tb.cast(hit, TensorBuilder::elementTypeOf(x));
+  ctx.setResult(0, tb.reshape(y, shape));
+  return success();
+}
+
+/// MeanVarianceNormalization: (x - mean) / (std + 1e-9) over `axes`.
+LogicalResult decomposeMeanVarianceNorm(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  SmallVector<int64_t> axes =
+      ctx.intsAttr("axes").value_or(SmallVector<int64_t>{0, 2, 3});
+  if (!x)
+    return failure();
+  auto normalized = ctx.normalizeAxes(axes, TensorBuilder::rankOf(x));
+  if (failed(normalized))
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value centered = tb.sub(x, tb.mean(x, *normalized, true));
+  Value var = tb.mean(tb.mul(centered, centered), *normalized, true);
+  Value deviation = tb.add(tb.sqrt(var), 1e-9);
+  ctx.setResult(0, tb.div(centered, deviation));
+  return success();
+}
+
+/// LRN: x / (bias + alpha / size * (sum of x^2 over `size` neighbouring
+/// channels))^beta; the channel window is a pool over the padded channels.
+LogicalResult decomposeLRN(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  double alpha = ctx.floatAttr("alpha", 1e-4f);
+  double beta = ctx.floatAttr("beta", 0.75f);
+  double bias = ctx.floatAttr("bias", 1.0f);
+  int64_t size = ctx.intAttr("size", 0);
+  if (!x)
+    return failure();
+  int64_t rank = TensorBuilder::rankOf(x);
+  if (size < 1 || rank < 2) {
+    ctx.error() << "needs a positive 'size' and a channel dim";
+    return failure();
+  }
+  TensorBuilder &tb = ctx.tb();
+  // Channels last, padded by (size-1)/2 before and the rest after.
+  SmallVector<int64_t> order{0};
+  for (int64_t i = 2; i < rank; ++i)
+    order.push_back(i);
+  order.push_back(1);
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inverse[order[i]] = i;
+  Value squares = tb.permute(tb.mul(x, x), order);
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  low.back() = (size - 1) / 2;
+  high.back() = size - 1 - low.back();
+  Value windows = tb.pool(tb.pad(squares, low, high), {size}, {1}, {1});
+  Value sums = tb.permute(tb.sum(windows, {rank}, false), inverse);
+  Value scaled = tb.add(tb.mul(sums, alpha / size), bias);
+  Value denominator = tb.pow(scaled, tb.splatLike(scaled, beta));
+  ctx.setResult(0, tb.div(x, denominator));
+  return success();
+}
+
 /// Softmax and LogSoftmax. Before opset 13 the input is flattened to 2-D at
 /// `axis` (default 1) and normalized over the second dim.
 template <bool isLog> LogicalResult decomposeSoftmax(NodeContext &ctx) {
@@ -545,4 +631,7 @@ void mlir::tgc::addNNDecompositions(DecompositionTable &table) {
   table["LayerNormalization"] = decomposeLayerNorm;
   table["Softmax"] = decomposeSoftmax<false>;
   table["LogSoftmax"] = decomposeSoftmax<true>;
+  table["Hardmax"] = decomposeHardmax;
+  table["MeanVarianceNormalization"] = decomposeMeanVarianceNorm;
+  table["LRN"] = decomposeLRN;
 }

@@ -1,9 +1,9 @@
 //===- DecomposeReduce.cpp - ONNX reductions --------------------*- C++ -*-===//
 //
-// ReduceSum/Mean/Max/Min/Prod/SumSquare/L1/L2/LogSum/LogSumExp and
-// ArgMax/ArgMin, all on tgc.reduce_axis (add, mul, max). The axes are an
-// attribute until opset 13 (ReduceSum) or 18 (the others), then an optional
-// constant input.
+// ReduceSum/Mean/Max/Min/Prod/SumSquare/L1/L2/LogSum/LogSumExp,
+// ArgMax/ArgMin and CumSum, all on tgc.reduce_axis (add, mul, max). The axes
+// are an attribute until opset 13 (ReduceSum) or 18 (the others), then an
+// optional constant input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,26 +120,31 @@ template <bool isMax> LogicalResult decomposeArg(NodeContext &ctx) {
   bool last = ctx.intAttr("select_last_index", 0) != 0;
   if (failed(axis))
     return failure();
-  TensorBuilder &tb = ctx.tb();
   Type index = ctx.resultType(0).getElementType();
-  int64_t n = TensorBuilder::shapeOf(x)[*axis];
+  ctx.setResult(0, ctx.tb().argExtreme(x, *axis, keepdim, isMax, last, index));
+  return success();
+}
 
-  Value extreme =
-      isMax ? tb.reduceMax(x, {*axis}, true) : tb.reduceMin(x, {*axis}, true);
-  Value hit = tb.eq(x, extreme);
-  // First index: max of (n-1-i) over the hits, then n-1 minus that.
-  // Last index: max of i over the hits.
-  Value positions = tb.arange(n, index);
-  if (!last)
-    positions = tb.sub(tb.splatLike(positions, n - 1), positions);
-  SmallVector<int64_t> along(rank, 1);
-  along[*axis] = n;
-  positions = tb.reshape(positions, along);
-  Value picked = tb.where(hit, positions, tb.splat(index, along, 0));
-  Value best = tb.reduceMax(picked, {*axis}, keepdim);
-  if (!last)
-    best = tb.sub(tb.splatLike(best, n - 1), best);
-  ctx.setResult(0, best);
+/// CumSum along a constant axis, optionally exclusive and reversed.
+LogicalResult decomposeCumSum(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "x");
+  ctx.requiredInput(1, "axis");
+  bool exclusive = ctx.intAttr("exclusive", 0) != 0;
+  bool reverse = ctx.intAttr("reverse", 0) != 0;
+  auto axisInput = ctx.constInts(1, "axis");
+  if (!x || failed(axisInput) || !*axisInput)
+    return failure();
+  if ((*axisInput)->size() != 1) {
+    ctx.error() << "axis must be a single value";
+    return failure();
+  }
+  auto axis = ctx.normalizeAxis((**axisInput)[0], TensorBuilder::rankOf(x));
+  if (failed(axis))
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value v = reverse ? tb.flip(x, {*axis}) : x;
+  v = tb.cumsum(v, *axis, exclusive);
+  ctx.setResult(0, reverse ? tb.flip(v, {*axis}) : v);
   return success();
 }
 
@@ -158,4 +163,5 @@ void mlir::tgc::addReduceDecompositions(DecompositionTable &table) {
   table["ReduceLogSumExp"] = decomposeReduce<Reduction::LogSumExp>;
   table["ArgMax"] = decomposeArg<true>;
   table["ArgMin"] = decomposeArg<false>;
+  table["CumSum"] = decomposeCumSum;
 }

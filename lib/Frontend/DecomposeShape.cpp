@@ -1,9 +1,9 @@
 //===- DecomposeShape.cpp - reshapes, transposes, known values --*- C++ -*-===//
 //
 // Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Expand, Tile,
-// DepthToSpace/SpaceToDepth, and the ops whose value is known from static
-// shapes (Shape, Size, ConstantOfShape, Range). Every result type is
-// static, so the target shape of a reshape-like op is the node's result
+// DepthToSpace/SpaceToDepth, Trilu, and the ops whose value is known from
+// static shapes (Shape, Size, ConstantOfShape, Range, EyeLike). Every result
+// type is static, so the target shape of a reshape-like op is the node's result
 // type; where the ONNX inputs say the shape too, it is checked against it.
 //
 //===----------------------------------------------------------------------===//
@@ -250,6 +250,45 @@ template <bool toSpace> LogicalResult decomposeDepthSpace(NodeContext &ctx) {
   return success();
 }
 
+/// Trilu: x where the column minus the row is >= k (upper) or <= k (lower)
+/// in the last two dims, 0 elsewhere. A run-time k compares index grids.
+LogicalResult decomposeTrilu(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  bool upper = ctx.intAttr("upper", 1) != 0;
+  Value kInput = ctx.input(1);
+  if (!x)
+    return failure();
+  int64_t rank = TensorBuilder::rankOf(x);
+  if (rank < 2) {
+    ctx.error() << "needs an input of rank >= 2";
+    return failure();
+  }
+  TensorBuilder &tb = ctx.tb();
+  int64_t rows = TensorBuilder::shapeOf(x)[rank - 2];
+  int64_t cols = TensorBuilder::shapeOf(x)[rank - 1];
+  Type i1 = tb.getBuilder().getI1Type();
+  Value mask;
+  std::optional<double> k = kInput ? ctx.constScalar(1) : 0.0;
+  if (k) {
+    SmallVector<bool> keep;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        keep.push_back(upper ? j - i >= *k : j - i <= *k);
+    mask = tb.constant(
+        DenseElementsAttr::get(RankedTensorType::get({rows, cols}, i1), keep));
+  } else {
+    Type si64 = TensorBuilder::elementTypeOf(kInput);
+    Value r = tb.reshape(tb.arange(rows, si64), {rows, 1});
+    Value c = tb.reshape(tb.arange(cols, si64), {1, cols});
+    Value diff = tb.sub(c, r);
+    Value bound = tb.reshape(kInput, {1, 1});
+    mask = upper ? tb.ge(diff, bound) : tb.le(diff, bound);
+  }
+  ctx.setResult(
+      0, tb.where(mask, x, tb.splat(TensorBuilder::elementTypeOf(x), {}, 0)));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Values known from static shapes
 //===----------------------------------------------------------------------===//
@@ -321,6 +360,25 @@ LogicalResult decomposeConstantOfShape(NodeContext &ctx) {
   return success();
 }
 
+/// EyeLike: ones on the k-th diagonal, a constant of the result type.
+LogicalResult decomposeEyeLike(NodeContext &ctx) {
+  ctx.requiredInput(0, "input"); // its shape is the result type's
+  int64_t k = ctx.intAttr("k", 0);
+  ctx.intAttr("dtype", 0); // the result type says
+  RankedTensorType type = ctx.resultType(0);
+  if (type.getRank() != 2) {
+    ctx.error() << "needs a 2-D result";
+    return failure();
+  }
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < type.getDimSize(0); ++i)
+    for (int64_t j = 0; j < type.getDimSize(1); ++j)
+      values.push_back(
+          TensorBuilder::scalarAttr(type.getElementType(), j - i == k));
+  ctx.setResult(0, ctx.tb().constant(DenseElementsAttr::get(type, values)));
+  return success();
+}
+
 LogicalResult decomposeRange(NodeContext &ctx) {
   std::optional<double> start = ctx.constScalar(0);
   std::optional<double> limit = ctx.constScalar(1);
@@ -362,4 +420,6 @@ void mlir::tgc::addShapeDecompositions(DecompositionTable &table) {
   table["Size"] = decomposeSize;
   table["ConstantOfShape"] = decomposeConstantOfShape;
   table["Range"] = decomposeRange;
+  table["EyeLike"] = decomposeEyeLike;
+  table["Trilu"] = decomposeTrilu;
 }

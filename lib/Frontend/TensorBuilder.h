@@ -161,6 +161,13 @@ public:
   Value reduceMax(Value x, ArrayRef<int64_t> axes, bool keepdim);
   Value reduceMin(Value x, ArrayRef<int64_t> axes, bool keepdim);
   Value mean(Value x, ArrayRef<int64_t> axes, bool keepdim);
+  /// The index (of type `index`) of the max (or min) along `axis`: the
+  /// first one, or the last with `last`.
+  Value argExtreme(Value x, int64_t axis, bool keepdim, bool isMax, bool last,
+                   Type index);
+  /// Sums along `axis`, each element adding all before it (and itself unless
+  /// `exclusive`): tinygrad's pool over a zero-padded axis.
+  Value cumsum(Value x, int64_t axis, bool exclusive);
 
   //===--------------------------------------------------------------------===//
   // Neural-network ops made of the above

@@ -377,6 +377,29 @@ Value TensorBuilder::reduceMin(Value x, ArrayRef<int64_t> axes, bool keepdim) {
   return bitNot(reduceMax(bitNot(x), axes, keepdim));
 }
 
+Value TensorBuilder::argExtreme(Value x, int64_t axis, bool keepdim, bool isMax,
+                                bool last, Type index) {
+  if (!x)
+    return {};
+  int64_t rank = rankOf(x), n = shapeOf(x)[axis];
+  Value extreme =
+      isMax ? reduceMax(x, {axis}, true) : reduceMin(x, {axis}, true);
+  Value hit = eq(x, extreme);
+  // First index: the max of (n-1-i) over the hits, turned back into i.
+  // Last index: the max of i over the hits.
+  Value positions = arange(n, index);
+  if (!last)
+    positions = sub(splatLike(positions, n - 1), positions);
+  SmallVector<int64_t> along(rank, 1);
+  along[axis] = n;
+  positions = reshape(positions, along);
+  Value picked = where(hit, positions, splat(index, along, 0));
+  Value best = reduceMax(picked, {axis}, keepdim);
+  if (!last)
+    best = sub(splatLike(best, n - 1), best);
+  return best;
+}
+
 Value TensorBuilder::mean(Value x, ArrayRef<int64_t> axes, bool keepdim) {
   if (!x)
     return {};

@@ -165,6 +165,36 @@ Value TensorBuilder::matmul(Value a, Value b) {
   return reshape(result, shape);
 }
 
+Value TensorBuilder::cumsum(Value x, int64_t axis, bool exclusive) {
+  if (!x)
+    return {};
+  int64_t rank = rankOf(x), n = shapeOf(x)[axis];
+  if (n == 0)
+    return x;
+  // The axis goes last; exclusive sums shift the input by one first.
+  SmallVector<int64_t> order;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != axis)
+      order.push_back(i);
+  order.push_back(axis);
+  Value v = permute(x, order);
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  if (exclusive) {
+    low.back() = 1;
+    high.back() = -1;
+    v = pad(v, low, high);
+  }
+  // Window i of the padded axis covers x[i-n+1 .. i].
+  low.back() = n - 1;
+  high.back() = 0;
+  Value windows = pool(pad(v, low, high), {n}, {1}, {1});
+  Value sums = sum(windows, {rank}, false);
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inverse[order[i]] = i;
+  return permute(sums, inverse);
+}
+
 Value TensorBuilder::softmax(Value x, int64_t axis) {
   Value shifted = sub(x, reduceMax(x, {axis}, true));
   Value e = exp(shifted);

@@ -61,3 +61,11 @@
 // RUN:   test_PixelShuffle \
 // RUN:   | FileCheck %s --check-prefix=SHAPE
 // SHAPE: 24 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_cumsum_1d_reverse_exclusive+frozen test_cumsum_2d_negative_axis+frozen test_tril_neg test_triu_one_row \
+// RUN:   test_eyelike_populate_off_main_diagonal test_hardmax_axis_0 test_gather_elements_negative_indices \
+// RUN:   test_onehot_with_negative_axis test_shrink_soft test_tan test_sinh test_lrn test_mvn \
+// RUN:   test_convtranspose_1d test_convtranspose_autopad_same \
+// RUN:   | FileCheck %s --check-prefix=MORE
+// MORE: 15 passed, 0 failed

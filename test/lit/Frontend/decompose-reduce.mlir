@@ -119,3 +119,22 @@ func.func @arg_max_min(%x: tensor<2x3xf32>) -> (tensor<2xsi64>, tensor<1x3xsi64>
   %1 = tgc.onnx_node "ArgMin"(%x) {opset = 13 : i64, attrs = {axis = 0 : i64, select_last_index = 1 : i64}} : (tensor<2x3xf32>) -> tensor<1x3xsi64>
   return %0, %1 : tensor<2xsi64>, tensor<1x3xsi64>
 }
+
+// CumSum is a sum over windows of a zero-padded axis (tinygrad's _cumalu);
+// exclusive shifts the input by one, reverse flips around it.
+// CHECK-LABEL: func @cumsum(
+// CHECK: %[[P:.*]] = tgc.pad %arg0 low [0, 3] high [0, 0] : tensor<2x4xf32> -> tensor<2x7xf32>
+// CHECK: %[[W:.*]] = tgc.permute %{{.*}} [0, 2, 1] : tensor<2x4x4xf32> -> tensor<2x4x4xf32>
+// CHECK-NEXT: %[[S:.*]] = tgc.reduce_axis add %[[W]] [2] : tensor<2x4x4xf32> -> tensor<2x4x1xf32>
+// CHECK-NEXT: %[[C:.*]] = tgc.reshape %[[S]] : tensor<2x4x1xf32> -> tensor<2x4xf32>
+// CHECK-NEXT: %[[F:.*]] = tgc.flip %arg0 [1]
+// CHECK-NEXT: %[[SH:.*]] = tgc.shrink %[[F]] begin [0, 0] end [2, 3]
+// CHECK-NEXT: tgc.pad %[[SH]] low [0, 1] high [0, 0] : tensor<2x3xf32> -> tensor<2x4xf32>
+// CHECK: %[[R:.*]] = tgc.flip %{{.*}} [1] : tensor<2x4xf32>
+// CHECK-NEXT: return %[[C]], %[[R]]
+func.func @cumsum(%x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %axis = tgc.const dense<1> : tensor<si64>
+  %0 = tgc.onnx_node "CumSum"(%x, %axis) {opset = 14 : i64} : (tensor<2x4xf32>, tensor<si64>) -> tensor<2x4xf32>
+  %1 = tgc.onnx_node "CumSum"(%x, %axis) {opset = 14 : i64, attrs = {exclusive = 1 : i64, reverse = 1 : i64}} : (tensor<2x4xf32>, tensor<si64>) -> tensor<2x4xf32>
+  return %0, %1 : tensor<2x4xf32>, tensor<2x4xf32>
+}

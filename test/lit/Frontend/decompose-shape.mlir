@@ -198,3 +198,27 @@ func.func @depth_to_space(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
   %0 = tgc.onnx_node "DepthToSpace"(%x) {opset = 13 : i64, attrs = {blocksize = 2 : i64}} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
   return %0 : tensor<1x2x4x6xf32>
 }
+
+// GatherElements: the indices grow a data-sized axis, compared with a range.
+// CHECK-LABEL: func @gather_elements(
+// CHECK: %[[I:.*]] = tgc.where %{{.*}}, %{{.*}}, %arg1 : tensor<2x4xi1>, tensor<2x4xsi64>
+// CHECK-NEXT: %[[AR:.*]] = tgc.const dense<[0, 1, 2]> : tensor<3xsi64>
+// CHECK-NEXT: %[[IR:.*]] = tgc.reshape %[[I]] : tensor<2x4xsi64> -> tensor<2x1x4xsi64>
+// CHECK: tgc.cmpeq %{{.*}}, %{{.*}} : tensor<2x3x4xsi64>
+// CHECK: %[[D:.*]] = tgc.reshape %arg0 : tensor<3x4xf32> -> tensor<1x3x4xf32>
+// CHECK: %[[S:.*]] = tgc.reduce_axis add %{{.*}} [1] : tensor<2x3x4xf32> -> tensor<2x1x4xf32>
+// CHECK-NEXT: tgc.reshape %[[S]] : tensor<2x1x4xf32> -> tensor<2x4xf32>
+func.func @gather_elements(%d: tensor<3x4xf32>, %i: tensor<2x4xsi64>) -> tensor<2x4xf32> {
+  %0 = tgc.onnx_node "GatherElements"(%d, %i) {opset = 13 : i64, attrs = {axis = 0 : i64}} : (tensor<3x4xf32>, tensor<2x4xsi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// A constant k makes Trilu's mask a constant.
+// CHECK-LABEL: func @trilu(
+// CHECK: %[[M:.*]] = tgc.const dense<{{\[\[}}true, true, false, false], [true, true, true, false], [true, true, true, true]]> : tensor<3x4xi1>
+// CHECK: tgc.where %[[M]], %arg0, %{{.*}} : tensor<3x4xi1>, tensor<3x4xf32>
+func.func @trilu(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %k = tgc.const dense<1> : tensor<si64>
+  %0 = tgc.onnx_node "Trilu"(%x, %k) {opset = 14 : i64, attrs = {upper = 0 : i64}} : (tensor<3x4xf32>, tensor<si64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
