@@ -28,6 +28,7 @@ static const DecompositionTable &getDecompositions() {
     addNNDecompositions(t);
     addShapeDecompositions(t);
     addIndexingDecompositions(t);
+    addLossDecompositions(t);
     return t;
   }();
   return table;

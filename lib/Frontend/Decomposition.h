@@ -109,6 +109,7 @@ void addReduceDecompositions(DecompositionTable &table);
 void addNNDecompositions(DecompositionTable &table);
 void addShapeDecompositions(DecompositionTable &table);
 void addIndexingDecompositions(DecompositionTable &table);
+void addLossDecompositions(DecompositionTable &table);
 
 } // namespace mlir::tgc
 

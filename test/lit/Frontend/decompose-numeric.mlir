@@ -69,3 +69,10 @@
 // RUN:   test_convtranspose_1d test_convtranspose_autopad_same \
 // RUN:   | FileCheck %s --check-prefix=MORE
 // MORE: 15 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_nllloss_NCd1d2d3_none_no_weight_negative_ii test_nllloss_NCd1_mean_weight_negative_ii \
+// RUN:   test_sce_mean_weight_ii_3d_log_prob test_sce_NCd1d2d3d4d5_mean_weight \
+// RUN:   test_nllloss_NCd1d2_with_weight_reduction_sum_ii \
+// RUN:   | FileCheck %s --check-prefix=LOSS
+// LOSS: 5 passed, 0 failed
