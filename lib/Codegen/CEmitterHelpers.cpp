@@ -123,6 +123,43 @@ static const HelperText kHelpers[] = {
   return value;
 }
 )C"},
+    // 2^x = 2^n * 2^f with n = round(x) and f in [-0.5, 0.5]: 2^f by a
+    // degree-6 polynomial (least-squares fit of the relative error on
+    // Chebyshev nodes, at most 1.2 ulp), 2^n built from exponent bits in
+    // two halves so that results down to subnormals and up to infinity come
+    // out of IEEE multiplication. No calls and no branches, so C compilers
+    // vectorize loops over it (libm's exp2f stops them): the selects are bit
+    // masks, because GCC turns `c ? k : x` into a branch that its
+    // vectorizer then refuses. Rounding by truncation rather than the
+    // 1.5*2^23 trick, which -ffast-math folds away.
+    {"tgc_exp2f", R"C(static float tgc_exp2f(float x) {
+  uint32_t nan = -(uint32_t)(x != x), low, high, negative;
+  uint32_t bits = tgc_float_bits(x) & ~nan; /* NaN: 0 until the end */
+  float y = tgc_bits_float(bits), f, p;
+  int32_t n, half;
+  low = -(uint32_t)(y < -160.0f);
+  bits = (bits & ~low) | (tgc_float_bits(-160.0f) & low);
+  high = -(uint32_t)(y > 160.0f);
+  bits = (bits & ~high) | (tgc_float_bits(160.0f) & high);
+  y = tgc_bits_float(bits);
+  negative = -(uint32_t)(y < 0.0f);
+  n = (int32_t)(y + tgc_bits_float((tgc_float_bits(0.5f) & ~negative) |
+                                   (tgc_float_bits(-0.5f) & negative)));
+  half = n / 2;
+  f = y - (float)n;
+  p = 1.5353362e-4f;
+  p = p * f + 1.3398874e-3f;
+  p = p * f + 9.6184373e-3f;
+  p = p * f + 5.5503325e-2f;
+  p = p * f + 2.4022648e-1f;
+  p = p * f + 6.9314720e-1f;
+  p = p * f + 1.0f;
+  p = p * tgc_bits_float((uint32_t)(half + 127) << 23);
+  p = p * tgc_bits_float((uint32_t)(n - half + 127) << 23);
+  return tgc_bits_float((tgc_float_bits(p) & ~nan) |
+                        (tgc_float_bits(x) & nan));
+}
+)C"},
 };
 static_assert(sizeof(kHelpers) / sizeof(kHelpers[0]) ==
                   static_cast<size_t>(CHelper::Count),
@@ -142,6 +179,10 @@ void CHelperSet::require(CHelper helper) {
     require(CHelper::Bf16ToFloat);
     require(CHelper::FloatToBf16);
   }
+  if (helper == CHelper::Exp2f) {
+    require(CHelper::FloatBits);
+    require(CHelper::BitsFloat);
+  }
 }
 
 
@@ -158,8 +199,9 @@ std::string mlir::tgc::getVectorTypeName(Type element, int64_t lanes) {
 }
 
 void CHelperSet::requireVector(Type element, int64_t lanes) {
-  if (!getVectorTypeName(element, lanes).empty())
-    vectors.insert({element.getIntOrFloatBitWidth(), lanes});
+  if (getVectorTypeName(element, lanes).empty())
+    return;
+  vectors.insert({element.getIntOrFloatBitWidth(), lanes});
 }
 
 // Which spelling a source uses is decided once, and a build can force the
@@ -170,6 +212,15 @@ static const char kVectorPrelude[] = R"C(#ifndef TGC_VECTOR_EXTENSIONS
 #else
 #define TGC_VECTOR_EXTENSIONS 0
 #endif
+#endif
+/* Vectors passed to this file's static functions change no ABI, whatever
+   -Wpsabi says when the ISA of their width is not enabled. */
+#if defined(__clang__)
+#if __has_warning("-Wpsabi")
+#pragma clang diagnostic ignored "-Wpsabi"
+#endif
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 /* clang warns about unused static inline functions in a .c file. */
 #if defined(__GNUC__)
@@ -249,6 +300,40 @@ TGC_VECTOR_FN @T@ @T@_fma(@T@ a, @T@ b, @T@ c) {
 }
 #endif
 #define @T@_splat(x) @T@_make(@X@)
+@EXP2@#endif
+)C";
+
+// tgc_exp2f (see above) on a vector of floats, lane for lane the same
+// arithmetic; appended to f32 vector types.
+static const char kVectorExp2[] = R"C(#if TGC_VECTOR_EXTENSIONS
+TGC_VECTOR_FN @T@ @T@_exp2(@T@ x) {
+  @T@ lo = @T@_splat(-160.0f), hi = @T@_splat(160.0f);
+  @T@ half = @T@_splat(0.5f), y, f, p;
+  @T@_m nan = (@T@_m)(x != x), n, h;
+  y = @T@_select(nan, @T@_splat(0.0f), x);
+  y = @T@_select((@T@_m)(y < lo), lo, y);
+  y = @T@_select((@T@_m)(y > hi), hi, y);
+  n = __builtin_convertvector(y + @T@_select((@T@_m)(y < @T@_splat(0.0f)), -half, half), @T@_m);
+  h = n / 2;
+  f = y - __builtin_convertvector(n, @T@);
+  p = @T@_splat(1.5353362e-4f);
+  p = p * f + @T@_splat(1.3398874e-3f);
+  p = p * f + @T@_splat(9.6184373e-3f);
+  p = p * f + @T@_splat(5.5503325e-2f);
+  p = p * f + @T@_splat(2.4022648e-1f);
+  p = p * f + @T@_splat(6.9314720e-1f);
+  p = p * f + @T@_splat(1.0f);
+  p = p * (@T@)((h + 127) << 23);
+  p = p * (@T@)((n - h + 127) << 23);
+  return @T@_select(nan, x, p);
+}
+#else
+TGC_VECTOR_FN @T@ @T@_exp2(@T@ x) {
+  int i;
+  for (i = 0; i < @N@; ++i)
+    x.v[i] = tgc_exp2f(x.v[i]);
+  return x;
+}
 #endif
 )C";
 
@@ -278,22 +363,27 @@ static std::string instantiate(StringRef text,
 }
 
 void CHelperSet::print(llvm::raw_ostream &os) const {
+  // Scalar helpers first: the vector types' fallbacks call them.
+  for (size_t i = 0; i < needed.size(); ++i)
+    if (needed.test(i))
+      os << kHelpers[i].definition << "\n";
   if (!vectors.empty())
     os << kVectorPrelude << "\n";
   for (auto [bits, lanes] : vectors) {
     std::string name = "tgc_f" + std::to_string(bits) + "x" +
                        std::to_string(lanes);
     SmallVector<std::string> xs(lanes, "x");
-    os << instantiate(kVectorType,
-                      {{"@T@", name},
-                       {"@E@", bits == 32 ? "float" : "double"},
-                       {"@M@", bits == 32 ? "int32_t" : "int64_t"},
-                       {"@N@", std::to_string(lanes)},
-                       {"@B@", std::to_string(lanes * bits / 8)},
-                       {"@X@", llvm::join(xs, ", ")}})
-       << "\n";
+    SmallVector<std::pair<StringRef, std::string>> subs = {
+        {"@T@", name},
+        {"@E@", bits == 32 ? "float" : "double"},
+        {"@M@", bits == 32 ? "int32_t" : "int64_t"},
+        {"@N@", std::to_string(lanes)},
+        {"@B@", std::to_string(lanes * bits / 8)},
+        {"@X@", llvm::join(xs, ", ")}};
+    // Only where exp2 is used: the portable spelling calls tgc_exp2f.
+    bool exp2 = bits == 32 && needed.test(static_cast<size_t>(CHelper::Exp2f));
+    subs.push_back(
+        {"@EXP2@", exp2 ? instantiate(kVectorExp2, subs) : std::string()});
+    os << instantiate(kVectorType, subs) << "\n";
   }
-  for (size_t i = 0; i < needed.size(); ++i)
-    if (needed.test(i))
-      os << kHelpers[i].definition << "\n";
 }

@@ -30,6 +30,7 @@ enum class CHelper {
   BitsFloat,   // float tgc_bits_float(uint32_t)
   DoubleBits,  // uint64_t tgc_double_bits(double)
   BitsDouble,  // double tgc_bits_double(uint64_t)
+  Exp2f,       // float tgc_exp2f(float): 2^x without libm, vectorizable
   Count
 };
 

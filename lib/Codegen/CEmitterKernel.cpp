@@ -807,7 +807,14 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
       .Case<Exp2Op>([&](Exp2Op o) -> LogicalResult {
         if (failed(requireFloat(o)))
           return failure();
-        return renderAlu(o, "alu", math("exp2"));
+        if (element.isF64())
+          return renderAlu(o, "alu", math("exp2"));
+        // Below double, tgc's own exp2, which C compilers can vectorize.
+        helpers.require(CHelper::Exp2f);
+        return renderAlu(
+            o, "alu",
+            [](ArrayRef<std::string> a) { return "tgc_exp2f(" + a[0] + ")"; },
+            false, "exp2");
       })
       .Case<Log2Op>([&](Log2Op o) -> LogicalResult {
         if (failed(requireFloat(o)))

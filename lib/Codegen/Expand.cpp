@@ -107,15 +107,14 @@ RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
       if (!isa<BlockArgument>(index.getBuf()))
         return;
       std::optional<int64_t> stride =
-          getAccessStride(index, range.getResult());
+          getLaneStride(index.getIdx(), range.getResult(), lanes);
       if (!stride || *stride != 1)
         return;
       if (Value gate = index.getGate();
           gate && isComputedFrom(gate, range.getResult()))
         return;
       bool inReduce = llvm::any_of(reduceRanges, [&](Value r) {
-        return r != range.getResult() &&
-               getAccessStride(index, r).value_or(1) != 0;
+        return r != range.getResult() && isComputedFrom(index.getIdx(), r);
       });
       score += inReduce ? 4 : 1;
     });

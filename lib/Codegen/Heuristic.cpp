@@ -12,8 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Heuristic.h"
+#include "Codegen/PackWeights.h"
 #include "Codegen/Symbolic.h"
 #include "mlir/IR/TypeUtilities.h"
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -24,18 +26,22 @@ namespace {
 /// microseconds, about what handing it to the thread pool costs.
 constexpr int64_t kMinThreadWork = int64_t(1) << 17;
 
-bool dependsOn(Value value, Value range, llvm::DenseMap<Value, bool> &memo) {
+/// Whether a value is computed from a range, memoized per (value, range).
+using DependenceMemo = llvm::DenseMap<std::pair<Value, Value>, bool>;
+
+bool dependsOn(Value value, Value range, DependenceMemo &memo) {
   if (value == range)
     return true;
   Operation *op = value.getDefiningOp();
   if (!op || isa<RangeOp>(op))
     return false;
-  if (auto it = memo.find(value); it != memo.end())
+  auto key = std::make_pair(value, range);
+  if (auto it = memo.find(key); it != memo.end())
     return it->second;
   bool result = llvm::any_of(op->getOperands(), [&](Value operand) {
     return dependsOn(operand, range, memo);
   });
-  memo[value] = result;
+  memo[key] = result;
   return result;
 }
 
@@ -45,6 +51,10 @@ struct Access {
   bool isStore;
   /// Runs in the reduction loop (its address moves with a reduce range).
   bool inReduce;
+  /// For a weight that PACK can transpose: the input and the range of each
+  /// of its dims (PackWeights.h).
+  std::optional<unsigned> weight;
+  SmallVector<RangeOp> weightDims;
 };
 
 enum class StrideClass { Constant, Contiguous, Other };
@@ -58,15 +68,22 @@ public:
   SmallVector<RangeOp> outputs, reductions;
   SmallVector<Access> accesses;
   ReduceOp reduce;
+  /// Iterations of the reduction per output element.
+  int64_t reduceSize = 1;
 
-  StrideClass strideClass(Access access, RangeOp range);
+  /// How the address moves across `lanes` consecutive values of `range`.
+  StrideClass strideClass(Access access, RangeOp range, int64_t lanes);
+  bool moves(Access access, RangeOp range) {
+    return dependsOn(access.index.getIdx(), range.getResult(), memo) ||
+           gateMoves(access, range);
+  }
   bool gateMoves(Access access, RangeOp range) {
     Value gate = access.index.getGate();
     return gate && dependsOn(gate, range.getResult(), memo);
   }
 
 private:
-  llvm::DenseMap<Value, bool> memo;
+  DependenceMemo memo;
 };
 
 KernelShape::KernelShape(KernelOp kernel) {
@@ -82,6 +99,8 @@ KernelShape::KernelShape(KernelOp kernel) {
     if (auto r = dyn_cast<ReduceOp>(op); r && !reduce)
       reduce = r;
   }
+  for (RangeOp r : reductions)
+    reduceSize *= r.getBound();
   for (Operation &op : block) {
     Value ptr;
     bool isStore = false;
@@ -97,13 +116,21 @@ KernelShape::KernelShape(KernelOp kernel) {
     bool inReduce = llvm::any_of(reductions, [&](RangeOp r) {
       return dependsOn(index.getIdx(), r.getResult(), memo);
     });
-    accesses.push_back({index, isStore, inReduce});
+    Access access{index, isStore, inReduce, std::nullopt, {}};
+    unsigned input = cast<BlockArgument>(index.getBuf()).getArgNumber();
+    if (!isStore && input < kernel.getInputs().size())
+      if (auto dims = getWeightDims(kernel, input); succeeded(dims)) {
+        access.weight = input;
+        access.weightDims = std::move(*dims);
+      }
+    accesses.push_back(std::move(access));
   }
 }
 
-StrideClass KernelShape::strideClass(Access access, RangeOp range) {
+StrideClass KernelShape::strideClass(Access access, RangeOp range,
+                                     int64_t lanes) {
   std::optional<int64_t> stride =
-      getAccessStride(access.index, range.getResult());
+      getLaneStride(access.index.getIdx(), range.getResult(), lanes);
   if (!stride || gateMoves(access, range))
     return StrideClass::Other;
   if (*stride == 0)
@@ -111,36 +138,49 @@ StrideClass KernelShape::strideClass(Access access, RangeOp range) {
   return *stride == 1 ? StrideClass::Contiguous : StrideClass::Other;
 }
 
-/// How well `range` serves as vector lanes: -1 if it cannot, else the
-/// number of reduction-loop loads that become vector loads, less those
-/// that must be gathered lane by lane.
+/// Output axes whose stores are scattered lane by lane are worth it only
+/// when each output takes this many reduction steps or more.
+constexpr int64_t kMinReduceForScatter = 64;
+
+/// True if a PACK of `access`'s weight can make `range` its innermost dim.
+bool packable(const Access &access, RangeOp range) {
+  return access.weight && llvm::is_contained(access.weightDims, range);
+}
+
+/// How well `range` serves as vector lanes: -1 if it cannot, else twice
+/// the reduction-loop loads that become vector loads (after packing
+/// weights), less twice those that must be gathered lane by lane, plus one
+/// if the stores are whole vectors.
 int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
                     bool allowGathers) {
   if ((int64_t)range.getBound() % lanes != 0)
     return -1;
   bool isOutput = range.getAxis() != AxisType::reduce;
   int64_t contiguous = 0, gathers = 0;
-  for (Access access : shape.accesses) {
-    StrideClass stride = shape.strideClass(access, range);
+  bool wholeStores = true;
+  for (const Access &access : shape.accesses) {
+    StrideClass stride = shape.strideClass(access, range, lanes);
     if (access.isStore) {
-      // Stores move with every output axis; only a contiguous one writes
-      // whole vectors.
-      if (isOutput && stride != StrideClass::Contiguous)
-        return -1;
+      wholeStores &= stride == StrideClass::Contiguous;
       continue;
     }
     if (!access.inReduce)
       continue;
-    if (stride == StrideClass::Contiguous)
+    if (stride == StrideClass::Contiguous ||
+        (stride == StrideClass::Other && packable(access, range)))
       ++contiguous;
     else if (stride == StrideClass::Other)
       ++gathers;
   }
+  // Stores move with every output axis: lane by lane they cost about what
+  // a short reduction does.
+  if (isOutput && !wholeStores && shape.reduceSize < kMinReduceForScatter)
+    return -1;
   if (gathers && !allowGathers)
     return -1;
-  if (contiguous == 0 && !isOutput)
+  if (contiguous == 0 && (!isOutput || !wholeStores))
     return -1;
-  return contiguous - gathers;
+  return 2 * contiguous - 2 * gathers + (isOutput && wholeStores ? 1 : 0);
 }
 
 /// The vector axis and its lane count: an output axis if one has only
@@ -175,19 +215,19 @@ std::pair<RangeOp, int64_t> chooseVectorAxis(KernelShape &shape,
 /// The output axis whose copies reuse the most loads: one along which the
 /// vector loads (contiguous along `vector`) do not move counts most, one
 /// along which only scalar loads stay put counts less.
-RangeOp chooseTileAxis(KernelShape &shape, RangeOp vector) {
+RangeOp chooseTileAxis(KernelShape &shape, RangeOp vector, int64_t lanes) {
   RangeOp best;
   int64_t bestScore = 0;
-  for (RangeOp range : shape.outputs) {
+  // Inner axes first: their loads are nearer each other in memory.
+  for (RangeOp range : llvm::reverse(shape.outputs)) {
     if (range == vector || range.getBound() < 2)
       continue;
     int64_t score = 0;
-    for (Access access : shape.accesses) {
-      if (access.isStore || !access.inReduce ||
-          shape.strideClass(access, range) != StrideClass::Constant)
+    for (const Access &access : shape.accesses) {
+      if (access.isStore || !access.inReduce || shape.moves(access, range))
         continue;
       bool isVectorLoad =
-          vector && shape.strideClass(access, vector) ==
+          vector && shape.strideClass(access, vector, lanes) ==
                         StrideClass::Contiguous;
       score += isVectorLoad ? 4 : 1;
     }
@@ -199,9 +239,9 @@ RangeOp chooseTileAxis(KernelShape &shape, RangeOp vector) {
   return best;
 }
 
-/// The largest power of two up to `most` that divides `bound`.
+/// The largest divisor of `bound` up to `most` (1 if none is 2 or more).
 int64_t largestDivisor(int64_t bound, int64_t most) {
-  for (int64_t amount = most; amount > 1; amount /= 2)
+  for (int64_t amount = std::min(most, bound); amount > 1; --amount)
     if (bound % amount == 0)
       return amount;
   return 1;
@@ -250,22 +290,55 @@ void chooseThreads(KernelOp kernel, int64_t tasks) {
 
 } // namespace
 
-std::optional<int64_t> mlir::tgc::getAccessStride(IndexOp index,
-                                                  Value range) {
-  LinearSum sum = linearSumOf(index.getIdx());
-  llvm::DenseMap<Value, bool> memo;
-  int64_t stride = 0;
-  for (auto [atom, coef] : sum.terms) {
-    if (atom == range)
-      stride += coef;
-    else if (dependsOn(atom, range, memo))
+std::optional<int64_t> mlir::tgc::getLaneStride(Value address, Value range,
+                                                int64_t lanes) {
+  DependenceMemo memo;
+  std::function<std::optional<int64_t>(Value)> stride =
+      [&](Value v) -> std::optional<int64_t> {
+    if (v == range)
+      return 1;
+    if (!dependsOn(v, range, memo))
+      return 0;
+    Operation *op = v.getDefiningOp();
+    if (isa<AddOp, SubOp>(op)) {
+      auto a = stride(op->getOperand(0)), b = stride(op->getOperand(1));
+      if (!a || !b)
+        return std::nullopt;
+      return isa<AddOp>(op) ? *a + *b : *a - *b;
+    }
+    if (isa<MulOp>(op)) {
+      for (unsigned i = 0; i < 2; ++i)
+        if (auto c = constantIndex(op->getOperand(1 - i)))
+          if (auto a = stride(op->getOperand(i)))
+            return *a * *c;
       return std::nullopt;
-  }
-  return stride;
+    }
+    if (!isa<ModOp, IdivOp>(op))
+      return std::nullopt;
+    // (x + s*l) % c and // c with x a multiple of s*lanes, which divides c:
+    // the lanes stay within one block of c.
+    std::optional<int64_t> c = constantIndex(op->getOperand(1));
+    Value x = op->getOperand(0);
+    std::optional<int64_t> s = stride(x);
+    std::optional<IndexBounds> xBounds = boundsOf(x);
+    if (!c || !s || *s <= 0 || !xBounds || xBounds->min < 0)
+      return std::nullopt;
+    int64_t span = *s * lanes;
+    if (*c % span != 0)
+      return std::nullopt;
+    LinearSum sum = linearSumOf(x);
+    if (sum.constant % span != 0)
+      return std::nullopt;
+    for (auto [atom, coef] : sum.terms)
+      if (atom != range && (coef % span != 0 || dependsOn(atom, range, memo)))
+        return std::nullopt;
+    return isa<ModOp>(op) ? *s : 0;
+  };
+  return stride(address);
 }
 
 bool mlir::tgc::isComputedFrom(Value value, Value range) {
-  llvm::DenseMap<Value, bool> memo;
+  DependenceMemo memo;
   return dependsOn(value, range, memo);
 }
 
@@ -281,16 +354,26 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
     int64_t accumulators = options.target.vectorRegisters / 2;
 
     auto [vector, lanes] = chooseVectorAxis(shape, maxLanes);
-    RangeOp tile = chooseTileAxis(shape, vector);
+    RangeOp tile = chooseTileAxis(shape, vector, lanes);
     int64_t vectorCopies = 1;
     if (vector) {
       // Actions replace the ranges they split: keep what is needed.
       int64_t id = vector.getId(), bound = vector.getBound();
       bool isReduce = vector.getAxis() == AxisType::reduce;
-      apply(kernel, isReduce ? OptKind::Unroll : OptKind::Upcast, vector,
-            lanes);
       // A second vector of the same row: twice the FMAs per broadcast.
-      if (!isReduce && tile && lanes == maxLanes && bound % (2 * lanes) == 0 &&
+      bool twoVectors = !isReduce && tile && lanes == maxLanes &&
+                        bound % (2 * lanes) == 0;
+      // Weights the vector would gather are transposed first, while their
+      // dims are still whole ranges, in blocks of what one tile reads.
+      for (const Access &access : shape.accesses)
+        if (!access.isStore && packable(access, vector) &&
+            shape.strideClass(access, vector, lanes) != StrideClass::Contiguous)
+          (void)applyOptAction(kernel, {OptKind::Pack, id,
+                                        lanes * (twoVectors ? 2 : 1),
+                                        *access.weight});
+      apply(kernel, isReduce ? OptKind::Unroll : OptKind::Upcast,
+            findRange(kernel, id), lanes);
+      if (twoVectors &&
           apply(kernel, OptKind::Upcast, findRange(kernel, id), 2))
         vectorCopies = 2;
     } else {

@@ -26,11 +26,15 @@ struct HeuristicOptions {
 /// vectorize their loops well.
 void applyHeuristic(KernelOp kernel, const HeuristicOptions &options);
 
-/// The stride of the memory access `index` along `range` when its address
-/// is `range * stride + (terms without range)`; std::nullopt when the range
-/// enters the address in any other way (through a div or a mod). 0 when
-/// the address does not depend on the range.
-std::optional<int64_t> getAccessStride(IndexOp index, Value range);
+/// The stride s of `address` across `lanes` consecutive values of the loop
+/// index `range`, starting at a multiple of `lanes`: address(r + l) =
+/// address(r) + s*l for every l < lanes. Sums and products with constants
+/// add and scale strides; a mod or div by c keeps the lanes in one block
+/// when the rest of its dividend is a multiple of s*lanes, which divides c.
+/// 0 when the address does not depend on the range; std::nullopt when it
+/// moves in any other way.
+std::optional<int64_t> getLaneStride(Value address, Value range,
+                                     int64_t lanes);
 
 /// True if `value` is computed from the loop index `range`.
 bool isComputedFrom(Value value, Value range);

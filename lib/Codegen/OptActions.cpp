@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/OptActions.h"
+#include "Codegen/PackWeights.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -30,7 +31,7 @@ constexpr KindInfo kKinds[] = {
     {OptKind::Upcast, "UPCAST"}, {OptKind::Unroll, "UNROLL"},
     {OptKind::Thread, "THREAD"}, {OptKind::Padto, "PADTO"},
     {OptKind::Local, "LOCAL"},   {OptKind::Group, "GROUP"},
-    {OptKind::GroupTop, "GROUPTOP"},
+    {OptKind::GroupTop, "GROUPTOP"}, {OptKind::Pack, "PACK"},
 };
 
 StringRef kindName(OptKind kind) {
@@ -71,9 +72,10 @@ SplitPlan planFor(OptKind kind) {
   case OptKind::GroupTop:
     return {AxisType::group_reduce, true};
   case OptKind::Padto:
+  case OptKind::Pack:
     break;
   }
-  llvm_unreachable("PADTO does not split");
+  llvm_unreachable("PADTO and PACK do not split");
 }
 
 int64_t nextRangeId(KernelOp kernel) {
@@ -223,9 +225,12 @@ int64_t laneCount(KernelOp kernel) {
 } // namespace
 
 std::string mlir::tgc::toString(const OptAction &action) {
-  return (kindName(action.kind) + "(" + Twine(action.axis) + "," +
-          Twine(action.amount) + ")")
-      .str();
+  std::string text = (kindName(action.kind) + "(" + Twine(action.axis) +
+                      "," + Twine(action.amount))
+                         .str();
+  if (action.kind == OptKind::Pack)
+    text += "," + std::to_string(action.input);
+  return text + ")";
 }
 
 std::optional<OptAction> mlir::tgc::parseOptAction(StringRef text) {
@@ -234,6 +239,8 @@ std::optional<OptAction> mlir::tgc::parseOptAction(StringRef text) {
   if (!rest.consume_back(")"))
     return std::nullopt;
   auto [axisText, amountText] = rest.split(',');
+  StringRef inputText;
+  std::tie(amountText, inputText) = amountText.split(',');
   OptAction action;
   bool known = false;
   for (const KindInfo &info : kKinds)
@@ -243,6 +250,12 @@ std::optional<OptAction> mlir::tgc::parseOptAction(StringRef text) {
     }
   if (!known || axisText.trim().getAsInteger(10, action.axis) ||
       amountText.trim().getAsInteger(10, action.amount))
+    return std::nullopt;
+  // PACK names the weight too; nothing else takes a third number.
+  if ((action.kind == OptKind::Pack) == inputText.empty())
+    return std::nullopt;
+  if (action.kind == OptKind::Pack &&
+      inputText.trim().getAsInteger(10, action.input))
     return std::nullopt;
   return action;
 }
@@ -276,6 +289,20 @@ std::string mlir::tgc::checkOptAction(KernelOp kernel,
   RangeOp range = findRange(kernel, action.axis);
   if (!range)
     return "the kernel has no axis " + std::to_string(action.axis);
+  if (action.kind == OptKind::Pack) {
+    std::string whyNot;
+    if (action.input < 0)
+      return "the kernel has no such input";
+    FailureOr<SmallVector<RangeOp>> dims =
+        getWeightDims(kernel, action.input, &whyNot);
+    if (failed(dims))
+      return whyNot;
+    if (!llvm::is_contained(*dims, range))
+      return "the axis walks no dim of the weight";
+    if (action.amount < 1 || (int64_t)range.getBound() % action.amount != 0)
+      return "the block does not divide the axis";
+    return "";
+  }
   if (action.amount < 2)
     return "the amount must be at least 2";
   AxisType axis = range.getAxis();
@@ -332,6 +359,8 @@ LogicalResult mlir::tgc::applyOptAction(KernelOp kernel,
   RangeOp range = findRange(kernel, action.axis);
   if (action.kind == OptKind::Padto)
     applyPadto(range, action.amount);
+  else if (action.kind == OptKind::Pack)
+    packWeight(kernel, action.input, range, action.amount);
   else
     applySplit(kernel, range, action);
   recordAction(kernel, action);

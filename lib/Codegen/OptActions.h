@@ -36,6 +36,10 @@ enum class OptKind {
   Group,
   /// GPU: as Group, with the outer part of the axis split across threads.
   GroupTop,
+  /// Not a split: weight input `input` (a constant) transposed so that the
+  /// dim walked by the axis comes last, in blocks of `amount` elements
+  /// (PackWeights.h).
+  Pack,
 };
 
 struct OptAction {
@@ -43,13 +47,16 @@ struct OptAction {
   /// The id of the tgc.range the action splits.
   int64_t axis;
   int64_t amount;
+  /// PACK only: the kernel input (operand index) of the weight.
+  int64_t input = 0;
 
   bool operator==(const OptAction &other) const {
-    return kind == other.kind && axis == other.axis && amount == other.amount;
+    return kind == other.kind && axis == other.axis &&
+           amount == other.amount && input == other.input;
   }
 };
 
-/// "UPCAST(1,16)".
+/// "UPCAST(1,16)", "PACK(0,32,1)".
 std::string toString(const OptAction &action);
 
 /// Parses toString's form; std::nullopt if `text` is not one.

@@ -159,6 +159,32 @@ std::optional<DivSplit> splitByDivisor(Value x, int64_t c) {
   return split;
 }
 
+/// Splits `x` into a + b with every term of a a multiple of some g that
+/// divides c, and 0 <= b < g: then a % c + b < c, so
+/// x % c = a % c + b and x // c = a // c. The largest such g wins. This is
+/// what lets the lanes of an upcast axis inside a mod, (r*16 + l) % 64, read
+/// as consecutive: (r*16) % 64 + l.
+std::optional<DivSplit> splitByFactor(Value x, int64_t c) {
+  LinearSum sum = linearSumOf(x);
+  for (int64_t g = c / 2; g > 1; --g) {
+    if (c % g != 0)
+      continue;
+    DivSplit split;
+    for (auto [atom, coef] : sum.terms)
+      (coef % g == 0 ? split.quotient : split.rest).terms.push_back({atom, coef});
+    int64_t low = ((sum.constant % g) + g) % g;
+    split.rest.constant = low;
+    split.quotient.constant = sum.constant - low;
+    if (split.quotient.terms.empty() ||
+        (split.rest.terms.empty() && split.rest.constant == 0))
+      continue;
+    auto a = boundsOf(split.quotient), b = boundsOf(split.rest);
+    if (a && b && a->min >= 0 && b->min >= 0 && b->max < g)
+      return split;
+  }
+  return std::nullopt;
+}
+
 // x // c => 0 if 0 <= x < c;  (a*c + b) // c => a + b // c if a*c, b >= 0;
 // (x // a) // b => x // (a*b) if x >= 0
 struct SimplifyIdiv : OpRewritePattern<IdivOp> {
@@ -186,8 +212,15 @@ struct SimplifyIdiv : OpRewritePattern<IdivOp> {
       rewriter.replaceOp(op, buildLinearSum(rewriter, op.getLoc(), split->quotient));
       return success();
     }
-    if (split->quotient.terms.empty() && split->quotient.constant == 0)
-      return rewriter.notifyMatchFailure(op, "no multiple of the divisor");
+    if (split->quotient.terms.empty() && split->quotient.constant == 0) {
+      // (a + b) // c => a // c if a is a multiple of g | c and 0 <= b < g
+      auto factor = splitByFactor(op.getLhs(), *c);
+      if (!factor)
+        return rewriter.notifyMatchFailure(op, "no multiple of the divisor");
+      Value a = buildLinearSum(rewriter, op.getLoc(), factor->quotient);
+      rewriter.replaceOpWithNewOp<IdivOp>(op, a, op.getRhs());
+      return success();
+    }
     Value restValue = buildLinearSum(rewriter, op.getLoc(), split->rest);
     Value restDiv = rewriter.create<IdivOp>(op.getLoc(), restValue, op.getRhs());
     Value quotient = buildLinearSum(rewriter, op.getLoc(), split->quotient);
@@ -212,8 +245,17 @@ struct SimplifyMod : OpRewritePattern<ModOp> {
       rewriter.replaceOp(op, buildLinearSum(rewriter, op.getLoc(), split->rest));
       return success();
     }
-    if (split->quotient.terms.empty() && split->quotient.constant == 0)
-      return rewriter.notifyMatchFailure(op, "no multiple of the divisor");
+    if (split->quotient.terms.empty() && split->quotient.constant == 0) {
+      // (a + b) % c => a % c + b if a is a multiple of g | c and 0 <= b < g
+      auto factor = splitByFactor(op.getLhs(), *c);
+      if (!factor)
+        return rewriter.notifyMatchFailure(op, "no multiple of the divisor");
+      Value a = buildLinearSum(rewriter, op.getLoc(), factor->quotient);
+      Value aMod = rewriter.create<ModOp>(op.getLoc(), a, op.getRhs());
+      Value b = buildLinearSum(rewriter, op.getLoc(), factor->rest);
+      rewriter.replaceOpWithNewOp<AddOp>(op, aMod, b);
+      return success();
+    }
     Value restValue = buildLinearSum(rewriter, op.getLoc(), split->rest);
     rewriter.replaceOpWithNewOp<ModOp>(op, restValue, op.getRhs());
     return success();

@@ -43,7 +43,7 @@
 
 // Float math: exact literals, single-precision functions, mulacc.
 // CHECK-LABEL: static void net_E_8(const float *restrict data0, float *restrict data1) {
-// CHECK:   float alu0 = exp2f(val0);
+// CHECK:   float alu0 = tgc_exp2f(val0);
 // CHECK-NEXT:   float alu1 = log2f(alu0);
 // CHECK-NEXT:   float alu2 = sinf(alu1);
 // CHECK-NEXT:   float alu3 = sqrtf(alu2);

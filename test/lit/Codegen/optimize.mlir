@@ -99,10 +99,11 @@ func.func @not_elementwise(%x: tensor<16xf32>) -> tensor<16xf32> {
   return %k : tensor<16xf32>
 }
 
-// An axis of prime length is not split: only the reduce axis is.
+// An output axis of prime length cannot be split, but whole it is a
+// register tile of 7 accumulators that share each vector load.
 // CHECK-LABEL: func @prime_length(
-//       CHECK:   opts = ["UNROLL(1,8)"]
-//       CHECK:     tgc.range 7 global id 0
+//       CHECK:   opts = ["UNROLL(1,8)", "UPCAST(0,7)"]
+//       CHECK:     tgc.range 7 upcast id 0
 func.func @prime_length(%x: tensor<8xf32>) -> tensor<7xf32> {
   %k = tgc.kernel "r_7_8" (%x) : (tensor<8xf32>) -> tensor<7xf32> {
   ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):

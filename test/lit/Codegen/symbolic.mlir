@@ -177,3 +177,47 @@ func.func @coefficient_split(%x: tensor<64xf32>) -> tensor<56xf32> {
   }
   return %k : tensor<56xf32>
 }
+
+// (r*16 + l) % 64 => (r*16) % 64 + l and (r*16 + l) // 64 => (r*16) // 64
+// when 0 <= l < 16 and 16 divides 64: the lanes of an upcast axis under a
+// reshape's mod stay consecutive.
+// CHECK-LABEL: func @factor_split(
+//       CHECK:     %[[R:.*]] = tgc.range 16 reduce id 0
+//       CHECK:     %[[L:.*]] = tgc.range 16 upcast id 1
+//  CHECK-NEXT:     tgc.mul %[[R]], %{{.*}} : index
+//  CHECK-NEXT:     %[[R16:.*]] = tgc.mul %[[R]], %{{.*}} : index
+//  CHECK-NEXT:     %[[M:.*]] = tgc.mod %[[R16]], %{{.*}} : index
+//  CHECK-NEXT:     %[[ML:.*]] = tgc.add %[[M]], %[[L]] : index
+//  CHECK-NEXT:     %[[R16B:.*]] = tgc.mul %[[R]], %{{.*}} : index
+//  CHECK-NEXT:     %[[D:.*]] = tgc.idiv %[[R16B]], %{{.*}} : index
+//       CHECK:     tgc.add %{{.*}}, %[[ML]] : index
+// A remainder that can reach the factor is left alone.
+//       CHECK:     %[[W:.*]] = tgc.add %{{.*}}, %{{.*}} : index
+//  CHECK-NEXT:     tgc.mod %[[W]], %{{.*}} : index
+func.func @factor_split(%x: tensor<256xf32>) -> tensor<4x64xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<256xf32>) -> tensor<4x64xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c16 = tgc.const 16 : index
+    %c17 = tgc.const 17 : index
+    %c64 = tgc.const 64 : index
+    %r = tgc.range 16 reduce id 0
+    %l = tgc.range 16 upcast id 1
+    %rs = tgc.mul %r, %c16 : index
+    %i = tgc.add %rs, %l : index
+    %m = tgc.mod %i, %c64 : index
+    %d = tgc.idiv %i, %c64 : index
+    %row = tgc.mul %d, %c64 : index
+    %a = tgc.add %row, %m : index
+    %p = tgc.index %in[%a] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wide = tgc.mul %l, %c17 : index
+    %w = tgc.add %rs, %wide : index
+    %wm = tgc.mod %w, %c64 : index
+    %q = tgc.index %out[%wm] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, f32
+    tgc.end %l
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<4x64xf32>
+}

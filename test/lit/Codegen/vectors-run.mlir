@@ -1,8 +1,9 @@
-// The whole kernel pipeline on a matmul with bias and Relu, a row max and
-// a row sum: the heuristic makes vector lanes and register tiles, the C
-// uses native vectors and FMAs, and the results match a double-precision
-// reference computed by the driver, built with gcc and clang, with vector
-// extensions and with the portable fallback.
+// The whole kernel pipeline on a matmul with bias and Relu, a row max, a
+// row sum, exp2 and a row sum of exp2: the heuristic makes vector lanes and
+// register tiles, the C uses native vectors, FMAs and tgc's exp2 (scalar
+// and vector), and the results match a double-precision reference computed
+// by the driver (exp2 within 2 ulp, special values exact), built with gcc
+// and clang, with vector extensions and with the portable fallback.
 // RUN: tgc-opt %s --tgc-pipeline="after=decompose cpu=skylake-avx512" | tgc-translate --emit-c > %t.c
 // RUN: FileCheck %s --check-prefix=SRC < %t.c
 // RUN: gcc -std=c99 -O2 -march=native -Wall -Wextra -Werror -pedantic -include %t.c %S/Inputs/vectors-run-main.c -o %t.gcc -lm
@@ -24,14 +25,21 @@
 // SRC: opts: UNROLL(1,16)
 // SRC: tgc_f32x16_max(
 
+// SRC: float alu{{[0-9]+}} = tgc_exp2f(val{{[0-9]+}});
+// SRC: tgc_f32x16 alu{{[0-9]+}} = tgc_f32x16_exp2(val{{[0-9]+}});
+
 // CHECK: y: ok
 // CHECK-NEXT: rmax: ok
 // CHECK-NEXT: rsum: ok
+// CHECK-NEXT: ex: ok
+// CHECK-NEXT: esum: ok
 
 module {
-  func.func @main(%a: tensor<4x32xf32> {tgc.name = "a"}, %b: tensor<32x64xf32> {tgc.name = "b"})
+  func.func @main(%a: tensor<4x32xf32> {tgc.name = "a"}, %b: tensor<32x64xf32> {tgc.name = "b"},
+                  %e: tensor<4x32xf32> {tgc.name = "e"})
       -> (tensor<4x64xf32> {tgc.name = "y"}, tensor<4x1xf32> {tgc.name = "rmax"},
-          tensor<64x1xf32> {tgc.name = "rsum"}) {
+          tensor<64x1xf32> {tgc.name = "rsum"}, tensor<4x32xf32> {tgc.name = "ex"},
+          tensor<4x1xf32> {tgc.name = "esum"}) {
     %a3 = tgc.reshape %a : tensor<4x32xf32> -> tensor<4x32x1xf32>
     %ae = tgc.expand %a3 : tensor<4x32x1xf32> -> tensor<4x32x64xf32>
     %b3 = tgc.reshape %b : tensor<32x64xf32> -> tensor<1x32x64xf32>
@@ -46,6 +54,9 @@ module {
     %rmax = tgc.reduce_axis max %a [1] : tensor<4x32xf32> -> tensor<4x1xf32>
     %bt = tgc.permute %b [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
     %rsum = tgc.reduce_axis add %bt [1] : tensor<64x32xf32> -> tensor<64x1xf32>
-    return %y, %rmax, %rsum : tensor<4x64xf32>, tensor<4x1xf32>, tensor<64x1xf32>
+    %ex = tgc.exp2 %e : tensor<4x32xf32>
+    %e2 = tgc.exp2 %e : tensor<4x32xf32>
+    %esum = tgc.reduce_axis add %e2 [1] : tensor<4x32xf32> -> tensor<4x1xf32>
+    return %y, %rmax, %rsum, %ex, %esum : tensor<4x64xf32>, tensor<4x1xf32>, tensor<64x1xf32>, tensor<4x32xf32>, tensor<4x1xf32>
   }
 }
