@@ -268,6 +268,17 @@ FailureOr<Value> KernelLowering::reduceElement(ReduceAxisOp op,
                                                ArrayRef<Value> index,
                                                Value gate) {
   ArrayRef<int64_t> srcShape = shapeOf(op.getSrc());
+  // A reduction over an empty axis is its identity (no loop of 0 steps).
+  if (llvm::any_of(op.getAxes(),
+                   [&](int64_t axis) { return srcShape[axis] == 0; })) {
+    Type element = getElementTypeOrSelf(op.getType());
+    if (op.getKind() == ReduceKind::add)
+      return zeroOf(element);
+    if (op.getKind() == ReduceKind::mul)
+      return builder.create<ConstOp>(loc, builder.getOneAttr(element))
+          .getResult();
+    return op->emitError("max over an empty axis has no value");
+  }
   SmallVector<Value> from(index);
   SmallVector<RangeOp> ranges;
   for (int64_t axis : op.getAxes()) {
@@ -307,6 +318,13 @@ LogicalResult KernelLowering::run() {
 
   builder.setInsertionPointToStart(block);
   ArrayRef<int64_t> shape = shapeOf(result);
+  // An empty result is written by no loop at all (ranges have bound >= 1).
+  if (llvm::is_contained(shape, 0)) {
+    builder.create<SinkOp>(loc, ValueRange());
+    oldBlock.dropAllDefinedValueUses();
+    oldBlock.erase();
+    return success();
+  }
   SmallVector<RangeOp> globals;
   SmallVector<Value> index;
   for (int64_t dim : shape) {

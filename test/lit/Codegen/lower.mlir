@@ -101,3 +101,32 @@ func.func @not_lowered_twice(%x: tensor<2xf32>) -> tensor<2xf32> {
   }
   return %k : tensor<2xf32>
 }
+
+// An empty result needs no loop (a range has a bound of at least 1).
+// CHECK-LABEL: func @empty_result(
+//       CHECK:   ^bb0(%{{.*}}: !tgc.ptr<f32>, %{{.*}}: !tgc.ptr<f32>):
+//  CHECK-NEXT:     tgc.sink
+//  CHECK-NEXT:   }
+func.func @empty_result(%x: tensor<3x0xf32>) -> tensor<0x3xf32> {
+  %k = tgc.kernel "E_0_3" (%x) : (tensor<3x0xf32>) -> tensor<0x3xf32> {
+  ^bb0(%a: tensor<3x0xf32>):
+    %p = tgc.permute %a [1, 0] : tensor<3x0xf32> -> tensor<0x3xf32>
+    tgc.sink %p : tensor<0x3xf32>
+  }
+  return %k : tensor<0x3xf32>
+}
+
+// A sum over an empty axis is 0, a product 1, with no reduce loop.
+// CHECK-LABEL: func @reduce_empty_axis(
+//   CHECK-NOT:   tgc.range 0
+//       CHECK:   %[[I:.*]] = tgc.range 3 global id 0
+//       CHECK:   %[[ONE:.*]] = tgc.const 1.000000e+00 : f32
+//       CHECK:   tgc.store %{{.*}}, %[[ONE]]
+func.func @reduce_empty_axis(%x: tensor<3x0xf32>) -> tensor<3x1xf32> {
+  %k = tgc.kernel "r_3_0" (%x) : (tensor<3x0xf32>) -> tensor<3x1xf32> {
+  ^bb0(%a: tensor<3x0xf32>):
+    %r = tgc.reduce_axis mul %a [1] : tensor<3x0xf32> -> tensor<3x1xf32>
+    tgc.sink %r : tensor<3x1xf32>
+  }
+  return %k : tensor<3x1xf32>
+}
