@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Passes.h"
+#include "Codegen/Pipeline.h"
 #include "Frontend/Passes.h"
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
@@ -19,6 +20,7 @@ int main(int argc, char **argv) {
   mlir::tgc::registerTgcFrontendPasses();
   mlir::tgc::registerTgcSchedulePasses();
   mlir::tgc::registerTgcCodegenPasses();
+  mlir::tgc::registerTgcPipeline();
   mlir::DialectRegistry registry;
   registry.insert<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
   return mlir::asMainReturnCode(
