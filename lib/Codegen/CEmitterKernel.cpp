@@ -342,6 +342,8 @@ std::string KernelRenderer::wrapInt(Type element, StringRef lhs, StringRef op,
 }
 
 FailureOr<std::string> KernelRenderer::valueType(Operation *op, Type element) {
+  if (element.isIndex())
+    return language.indexType;
   FailureOr<std::string> type = getCValueType(element);
   if (failed(type))
     return op->emitOpError("has element type ")
@@ -1029,13 +1031,19 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
              << ", which the C emitter cannot represent";
     std::string name = "data" + std::to_string(arg.getArgNumber());
     lanes[arg] = {name};
-    params.push_back((arg.getArgNumber() < numInputs ? "const " : "") + *cType +
-                     " *" + language.restrictQualifier + " " + name);
+    std::string param = language.bufferPrefix +
+                        (arg.getArgNumber() < numInputs ? "const " : "") +
+                        *cType + " *" + language.restrictQualifier + " " + name;
+    if (language.bufferIndexAttributes)
+      param += " [[buffer(" + std::to_string(arg.getArgNumber()) + ")]]";
+    params.push_back(param);
     // An optimization may leave a buffer unread; say so to the compiler
     // rather than trip -Wunused-parameter.
     if (!isAnyLaneLive(arg))
       line("(void)" + name + ";");
   }
+
+  llvm::append_range(params, language.extraParams);
 
   for (Operation &op : block)
     if (failed(renderOp(op)))

@@ -10,6 +10,7 @@
 #ifndef TGC_CODEGEN_CEMITTERLANGUAGE_H
 #define TGC_CODEGEN_CEMITTERLANGUAGE_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include <string>
 
@@ -34,6 +35,14 @@ struct CStyleLanguage {
   /// tgc.special names (`gidx0`, `lidx1`) to the target's expression
   /// (`blockIdx.x`); empty on a CPU, where a kernel is one thread's loops.
   llvm::StringMap<std::string> specialIndices;
+
+  /// Written before the type of every buffer parameter (Metal's `device`).
+  std::string bufferPrefix;
+  /// Whether each buffer parameter carries its binding, ` [[buffer(i)]]`
+  /// (Metal, where the host binds buffers by index).
+  bool bufferIndexAttributes = false;
+  /// Parameters after the buffers (Metal's thread positions in the grid).
+  llvm::SmallVector<std::string, 2> extraParams;
 
   /// Whether vectors of f32 and f64 are one C value each (the `tgc_f32x16`
   /// types and macros of CEmitterHelpers: GCC/clang vector extensions, an

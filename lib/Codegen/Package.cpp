@@ -9,6 +9,7 @@
 #include "Codegen/Package.h"
 #include "Codegen/CEmitter.h"
 #include "Codegen/CEmitterSupport.h"
+#include "Codegen/GpuPackage.h"
 #include "Codegen/Manifest.h"
 #include "Codegen/PackageLayout.h"
 #include "llvm/Support/FileSystem.h"
@@ -83,9 +84,7 @@ LogicalResult mlir::tgc::writePackage(ModuleOp module,
                                       const PackageOptions &options,
                                       llvm::StringRef dir) {
   if (options.target != "c")
-    return emitError(module.getLoc())
-           << "the package writer does not support target '" << options.target
-           << "' yet";
+    return writeGpuPackage(module, options, dir);
   FailureOr<ModelLayout> layout = analyzeModel(module, options.name);
   if (failed(layout))
     return failure();

@@ -140,4 +140,49 @@ def TgcLinearize : Pass<"tgc-linearize", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcGpuOptimize : Pass<"tgc-gpu-optimize", "::mlir::ModuleOp"> {
+  let summary = "Apply kernel optimization actions for a GPU (tinygrad: hand_coded_optimizations)";
+  let description = [{
+    The optimize stage of the CUDA and Metal targets: applies opt actions to
+    each lowered kernel that records none yet, either the `actions` given
+    (";"-separated, as tgc-optimize takes them) or, with `heuristic`, the
+    GPU heuristic (GpuHeuristic.h): a reduction with a small output is
+    split across the threads of a workgroup (GROUP), and the innermost
+    output axes become workgroup axes (LOCAL) of up to `max-threads`
+    threads in all, an axis no power of two divides padded first (PADTO).
+  }];
+  let options = [
+    Option<"heuristic", "heuristic", "bool", "true",
+           "choose actions for kernels that have none">,
+    Option<"actions", "actions", "std::string", "\"\"",
+           "actions applied to every kernel, e.g. LOCAL(0,32);GROUP(1,16)">,
+    Option<"maxThreads", "max-threads", "int64_t", "256",
+           "most threads the heuristic puts in a workgroup">
+  ];
+}
+
+def TgcGpuDims : Pass<"tgc-gpu-dims", "::mlir::ModuleOp"> {
+  let summary = "Map loop axes to GPU thread and block indices (tinygrad: gpudims)";
+  let description = [{
+    After tgc-linearize, for the GPU targets. Output axes (`global`,
+    `loop`) become block indices (tgc.special "gidx0".."gidx2", the
+    innermost axis gidx0), `local` and `group_reduce` axes thread indices
+    ("lidx0".."lidx2"): each tgc.range and its tgc.end disappear and the
+    range's value is read from the special. More than three axes of a kind,
+    or an axis past the hardware limit of its dimension (65535 blocks along
+    y and z, 1024 threads along x and y, 64 along z), share a dimension:
+    r = s / (bounds inside r) % bound(r). Bounds divide exactly (LOCAL
+    requires it, PADTO gates the padding), so no thread is out of range.
+
+    A reduce split across a workgroup (GROUP, GROUPTOP) leaves each thread
+    with a partial result in its accumulator; after the reduce loops:
+      smem[tid] = acc; barrier; acc = identity;
+      for j < n: acc = acc <op> smem[tid with g = j]
+    where g is the thread's group index, and every store to global memory
+    that does not depend on g is gated by g == 0. When this happens inside
+    a loop, a barrier before the write keeps a thread from overwriting
+    what a slower one still reads.
+  }];
+}
+
 #endif // TGC_CODEGEN_PASSES_TD

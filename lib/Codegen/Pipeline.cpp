@@ -55,6 +55,13 @@ static const Stage kStages[] = {
        opts.vectorBytes = target.vectorBytes;
        opts.vectorRegisters = target.vectorRegisters;
        opts.threadTasks = options.threadTasks;
+       // CUDA and Metal: workgroups instead of SIMD lanes and CPU threads.
+       if (options.target == "cuda" || options.target == "metal") {
+         TgcGpuOptimizeOptions gpu;
+         gpu.heuristic = options.optimize;
+         pm.addPass(createTgcGpuOptimize(gpu));
+         return;
+       }
        pm.addPass(createTgcOptimize(opts));
      }},
     // upcast ranges become lanes and vectors; the index math of each lane
@@ -68,8 +75,11 @@ static const Stage kStages[] = {
     // ops placed in their loops, reduces into accumulators, products fused
     // into the adds that read them
     {"linearize",
-     [](OpPassManager &pm, const PipelineOptions &) {
+     [](OpPassManager &pm, const PipelineOptions &options) {
        pm.addPass(createTgcLinearize());
+       // CUDA and Metal: output axes become thread and block indices
+       if (options.target == "cuda" || options.target == "metal")
+         pm.addPass(createTgcGpuDims());
        pm.addPass(createTgcMulacc());
      }},
 };
@@ -114,6 +124,9 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
       *this, "thread-tasks",
       llvm::cl::desc("most tasks a big kernel is split into (0: none)"),
       llvm::cl::init(0)};
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("c, cuda or metal"),
+                             llvm::cl::init("c")};
 };
 } // namespace
 
@@ -125,6 +138,7 @@ void registerTgcPipeline() {
         options.optimize = cli.optimize;
         options.cpu = cli.cpu;
         options.threadTasks = cli.threadTasks;
+        options.target = cli.target;
         buildTgcPipeline(pm, options, cli.after);
       });
 }

@@ -155,10 +155,8 @@ LogicalResult checkCompileOptions(Location loc, const CompileOptions &options) {
     return emitError(loc) << "--name '" << options.name
                           << "' is not a C identifier (letters, digits and "
                              "'_', not starting with a digit)";
-  if (options.target == "cuda" || options.target == "metal")
-    return emitError(loc) << "--target " << options.target
-                          << ": not supported yet (only c)";
-  if (options.target != "c")
+  if (options.target != "c" && options.target != "cuda" &&
+      options.target != "metal")
     return emitError(loc) << "--target " << options.target
                           << ": unknown target (c, cuda or metal)";
   Expected<SmallVector<StringRef>> dumps =

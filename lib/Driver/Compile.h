@@ -24,7 +24,7 @@ class DiagnosticPrinter;
 struct CompileOptions {
   /// Prefix of the package's files and symbols (--name); a C identifier.
   std::string name = "net";
-  /// "c"; "cuda" and "metal" are not supported yet.
+  /// "c", "cuda" or "metal".
   std::string target = "c";
   /// The CPU the C is tuned for (--cpu); empty for the host.
   std::string cpu;

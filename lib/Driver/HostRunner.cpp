@@ -7,6 +7,7 @@
 
 #include "Driver/HostRunner.h"
 
+#include "Driver/GpuRunner.h"
 #include "Driver/Harness.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -141,6 +142,8 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
   hostOptions.optimize = options.optimize;
   hostOptions.verbose = options.verbose;
   hostOptions.inputShapes = options.inputShapes;
+  hostOptions.target = options.target;
+  runner->target = options.target;
   if (failed(compileIntoFolder(context, modelPath, packageDir, hostOptions,
                                printer, &runner->signature)))
     return failure();
@@ -152,6 +155,10 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
 LogicalResult HostRunner::build(bool verbose) {
   Location loc = fileLoc(context, modelPath);
   std::string packageDir = joinPath(scratch.path(), "package");
+  if (target != "c")
+    return buildGpuHarness(loc, packageDir, scratch.path(), kPackageName,
+                           target, getGpuRunMode(target), signature, verbose,
+                           executable);
   std::string harness = joinPath(scratch.path(), "harness.c");
   if (failed(writeFile(context, harness,
                        generateHarness(signature, kPackageName))))

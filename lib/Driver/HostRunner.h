@@ -72,6 +72,8 @@ private:
   ModelSignature signature;
   std::string executable;
   unsigned runs = 0;
+  /// The package's target: "c", or "cuda"/"metal" (GpuRunner.h).
+  std::string target = "c";
 };
 
 } // namespace mlir::tgc

@@ -8,6 +8,7 @@
 #include "Driver/Verify.h"
 
 #include "Driver/Diagnostics.h"
+#include "Driver/GpuRunner.h"
 #include "Driver/HostRunner.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -216,6 +217,13 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
   if (failed(sets))
     return failure();
 
+  if (options.target != "c")
+    out << "target " << options.target << ": "
+        << (getGpuRunMode(options.target) == GpuRunMode::Device
+                ? "on this machine's GPU"
+                : "on the CPU emulation of the GPU (lib/Runtime/gpu_emu)")
+        << "\n";
+
   // One compile per distinct set of input shapes.
   std::map<std::vector<std::vector<int64_t>>, std::unique_ptr<HostRunner>>
       runners;
@@ -224,6 +232,7 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
     std::vector<std::vector<int64_t>> shapes;
     CompileOptions compileOptions;
     compileOptions.verbose = options.verbose;
+    compileOptions.target = options.target;
     for (auto [spec, tensor] : zip(signature->inputs, set.inputs)) {
       shapes.push_back(tensor.shape);
       compileOptions.inputShapes[spec.name] = tensor.shape;

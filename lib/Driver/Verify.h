@@ -20,6 +20,9 @@ struct VerifyOptions {
   std::string inputsDir;
   std::string expectedDir;
   Tolerance tolerance;
+  /// --target: "c" (this CPU), "cuda" or "metal" (the GPU where this machine
+  /// has one, else the CPU emulation; GpuRunner.h).
+  std::string target = "c";
   /// -v: stage timings on stderr.
   bool verbose = false;
 };

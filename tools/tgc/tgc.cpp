@@ -52,7 +52,8 @@ void addCompile(CLI::App &app, Arguments &args) {
   cmd->add_option("-o,--output", args.outputDir,
                   "package folder (replaced only if the compile succeeds)")
       ->required();
-  cmd->add_option("--target", args.compile.target, "c (cuda, metal: later)")
+  cmd->add_option("--target", args.compile.target,
+                  "c (default), cuda or metal")
       ->check(CLI::IsMember({"c", "cuda", "metal"}));
   cmd->add_option("--name", args.compile.name,
                   "prefix of the package's files and C symbols (default net)");
@@ -103,6 +104,10 @@ void addVerify(CLI::App &app, Arguments &args) {
                   "folder of inputs: NAME.npy|.pb or input_N.pb");
   cmd->add_option("--expected", args.verify.expectedDir,
                   "folder of reference outputs: NAME.npy|.pb or output_N.pb");
+  cmd->add_option("--target", args.verify.target,
+                  "c (default), cuda or metal: a GPU package runs on this "
+                  "machine's GPU, or else on the CPU emulation")
+      ->check(CLI::IsMember({"c", "cuda", "metal"}));
   cmd->add_option("--rtol", args.verify.tolerance.rtol,
                   "relative tolerance (default 1e-3)")
       ->check(CLI::NonNegativeNumber);

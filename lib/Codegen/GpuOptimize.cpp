@@ -1,0 +1,62 @@
+//===- GpuOptimize.cpp - apply kernel opt actions for a GPU ----*- C++ -*-===//
+//
+// The optimize stage of the CUDA and Metal targets: the same actions as
+// tgc-optimize (OptActions.h), chosen by the GPU heuristic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/GpuHeuristic.h"
+#include "Codegen/OptActions.h"
+#include "Codegen/Passes.h"
+
+namespace mlir::tgc {
+#define GEN_PASS_DEF_TGCGPUOPTIMIZE
+#include "Codegen/Passes.h.inc"
+
+namespace {
+
+struct GpuOptimize : impl::TgcGpuOptimizeBase<GpuOptimize> {
+  using TgcGpuOptimizeBase::TgcGpuOptimizeBase;
+
+  void runOnOperation() final {
+    SmallVector<OptAction> listed;
+    SmallVector<StringRef> words;
+    StringRef(actions).split(words, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (StringRef word : words) {
+      std::optional<OptAction> action = parseOptAction(word);
+      if (!action) {
+        getOperation().emitError("tgc-gpu-optimize: '")
+            << word.trim() << "' is not an opt action, such as LOCAL(0,32)";
+        return signalPassFailure();
+      }
+      if (action->kind == OptKind::Thread) {
+        getOperation().emitError("tgc-gpu-optimize: THREAD is a CPU action");
+        return signalPassFailure();
+      }
+      listed.push_back(*action);
+    }
+
+    GpuHeuristicOptions options;
+    options.maxThreads = maxThreads;
+    WalkResult result = getOperation().walk([&](KernelOp kernel) {
+      if (!kernel.isLowered() || kernel.getOpts())
+        return WalkResult::advance();
+      for (const OptAction &action : listed) {
+        std::string whyNot;
+        if (failed(applyOptAction(kernel, action, &whyNot))) {
+          kernel.emitOpError("cannot apply ")
+              << toString(action) << ": " << whyNot;
+          return WalkResult::interrupt();
+        }
+      }
+      if (listed.empty() && heuristic)
+        applyGpuHeuristic(kernel, options);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::tgc

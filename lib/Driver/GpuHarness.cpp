@@ -1,0 +1,265 @@
+//===- GpuHarness.cpp - a main() around a CUDA or Metal package -*- C++ -*-===//
+//
+// The GPU harnesses do what the C one does (Harness.cpp) through the
+// package's API: device buffers for the inputs, outputs, arena and
+// weights, a one-time weight upload, one run, the outputs copied back.
+// They are C++ (the Metal API is metal-cpp; the CUDA one is compiled by
+// nvcc or, emulated, by a C++ compiler), and fill the I/O structs by
+// position, as the C harness does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/GpuRunner.h"
+#include "Driver/Harness.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace mlir::tgc {
+namespace {
+
+std::string sizeList(ArrayRef<TensorSpec> specs) {
+  if (specs.empty())
+    return "0";
+  return join(map_range(specs,
+                        [](const TensorSpec &spec) {
+                          return std::to_string(tensorBytes(spec));
+                        }),
+              ", ");
+}
+
+/// `{wrap{array[0]}, ...}` (just `array[0]` without `wrap`), or `{0}` for
+/// the placeholder member of an empty struct.
+std::string initializer(StringRef array, size_t count, StringRef wrap) {
+  if (count == 0)
+    return "{0}";
+  std::string text = "{";
+  for (size_t i = 0; i < count; ++i) {
+    std::string element = formatv("{0}[{1}]", array, i).str();
+    if (!wrap.empty())
+      element = (wrap + "{" + element + "}").str();
+    text += (i ? ", " : "") + element;
+  }
+  return text + "}";
+}
+
+// Shared by both harnesses: {0} the package name, {1} its macro prefix,
+// {2}/{3} the input/output counts, {4}/{5} their byte sizes.
+constexpr const char *kCommon = R"c(#include "{0}.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NUM_IN {2}
+#define NUM_OUT {3}
+static_assert({1}_NUM_INPUTS == NUM_IN, "the package's inputs");
+static_assert({1}_NUM_OUTPUTS == NUM_OUT, "the package's outputs");
+
+static const size_t in_bytes[] = {{{4}};
+static const size_t out_bytes[] = {{{5}};
+
+static void *read_raw(const char *path, size_t bytes) {{
+  FILE *f = fopen(path, "rb");
+  void *data = malloc(bytes ? bytes : 1);
+  size_t got = 0;
+  int extra = EOF;
+  if (!f || !data) {{
+    fprintf(stderr, "harness: cannot read %s\n", path);
+    exit(2);
+  }
+  got = fread(data, 1, bytes, f);
+  extra = fgetc(f);
+  fclose(f);
+  if (got != bytes || extra != EOF) {{
+    fprintf(stderr, "harness: %s: expected exactly %lu bytes\n", path,
+            (unsigned long)bytes);
+    exit(2);
+  }
+  return data;
+}
+
+static void write_raw(const char *path, const void *data, size_t bytes) {{
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(data, 1, bytes, f) != bytes || fclose(f) != 0) {{
+    fprintf(stderr, "harness: cannot write %s\n", path);
+    exit(2);
+  }
+}
+
+static void check_status(int status, const char *what) {{
+  if (status != {1}_OK) {{
+    fprintf(stderr, "harness: %s returned %d\n", what, status);
+    exit(3);
+  }
+}
+)c";
+
+// {0} the package name, {1} its macro prefix, {6}/{7} the struct
+// initializers.
+constexpr const char *kCuda = R"c(
+#include <cuda_runtime.h>
+
+static void check(cudaError_t error, const char *what) {{
+  if (error != cudaSuccess) {{
+    fprintf(stderr, "harness: %s: %s\n", what, cudaGetErrorString(error));
+    exit(3);
+  }
+}
+
+static void *device_alloc(size_t bytes) {{
+  void *pointer = NULL;
+  check(cudaMalloc(&pointer, bytes ? bytes : 1), "cudaMalloc");
+  return pointer;
+}
+
+/* A device pointer of whatever type a struct member has. */
+struct device_ptr {{
+  void *pointer;
+  template <class T> operator T *() const {{ return static_cast<T *>(pointer); }
+};
+
+int main(int argc, char **argv) {{
+  void *in[NUM_IN + 1], *out[NUM_OUT + 1], *host;
+  void *arena, *weights;
+  cudaStream_t stream;
+  int i;
+  if (argc != 1 + NUM_IN + NUM_OUT) {{
+    fprintf(stderr, "harness: expected %d input and %d output files\n",
+            NUM_IN, NUM_OUT);
+    return 2;
+  }
+  check(cudaStreamCreate(&stream), "cudaStreamCreate");
+  arena = device_alloc({1}_ARENA_BYTES);
+  weights = device_alloc({1}_WEIGHTS_BYTES);
+  check_status({0}_upload_weights(weights, stream), "{0}_upload_weights");
+  for (i = 0; i < NUM_IN; ++i) {{
+    host = read_raw(argv[1 + i], in_bytes[i]);
+    in[i] = device_alloc(in_bytes[i]);
+    check(cudaMemcpy(in[i], host, in_bytes[i], cudaMemcpyHostToDevice),
+          "cudaMemcpy to the device");
+    free(host);
+  }
+  for (i = 0; i < NUM_OUT; ++i)
+    out[i] = device_alloc(out_bytes[i]);
+  {{
+    {0}_inputs inputs = {6};
+    {0}_outputs outputs = {7};
+    check_status({0}_run(&inputs, &outputs, arena, weights, stream),
+                 "{0}_run");
+  }
+  check(cudaStreamSynchronize(stream), "the run");
+  check(cudaGetLastError(), "the run");
+  for (i = 0; i < NUM_OUT; ++i) {{
+    host = malloc(out_bytes[i] ? out_bytes[i] : 1);
+    check(cudaMemcpy(host, out[i], out_bytes[i], cudaMemcpyDeviceToHost),
+          "cudaMemcpy from the device");
+    write_raw(argv[1 + NUM_IN + i], host, out_bytes[i]);
+    free(host);
+  }
+  return 0;
+}
+)c";
+
+constexpr const char *kMetal = R"c(
+static MTL::Buffer *new_buffer(MTL::Device *device, size_t bytes,
+                               MTL::ResourceOptions storage) {{
+  MTL::Buffer *buffer = device->newBuffer(bytes ? bytes : 1, storage);
+  if (!buffer) {{
+    fprintf(stderr, "harness: newBuffer failed\n");
+    exit(3);
+  }
+  return buffer;
+}
+
+int main(int argc, char **argv) {{
+  MTL::Buffer *in[NUM_IN + 1], *out[NUM_OUT + 1];
+  void *host;
+  int i;
+  if (argc != 1 + NUM_IN + NUM_OUT) {{
+    fprintf(stderr, "harness: expected %d input and %d output files\n",
+            NUM_IN, NUM_OUT);
+    return 2;
+  }
+  NS::AutoreleasePool *pool = NS::AutoreleasePool::alloc()->init();
+  MTL::Device *device = MTL::CreateSystemDefaultDevice();
+  if (!device) {{
+    fprintf(stderr, "harness: no Metal device\n");
+    return 3;
+  }
+  {0}_metal state;
+  check_status({0}_metal_init(&state, device), "{0}_metal_init");
+  MTL::Buffer *arena =
+      new_buffer(device, {1}_ARENA_BYTES, MTL::ResourceStorageModePrivate);
+  MTL::Buffer *weights =
+      new_buffer(device, {1}_WEIGHTS_BYTES, MTL::ResourceStorageModeShared);
+  check_status({0}_upload_weights(weights), "{0}_upload_weights");
+  for (i = 0; i < NUM_IN; ++i) {{
+    host = read_raw(argv[1 + i], in_bytes[i]);
+    in[i] = new_buffer(device, in_bytes[i], MTL::ResourceStorageModeShared);
+    memcpy(in[i]->contents(), host, in_bytes[i]);
+    free(host);
+  }
+  for (i = 0; i < NUM_OUT; ++i)
+    out[i] = new_buffer(device, out_bytes[i], MTL::ResourceStorageModeShared);
+  MTL::CommandQueue *queue = device->newCommandQueue();
+  MTL::CommandBuffer *commands = queue->commandBuffer();
+  {{
+    {0}_inputs inputs = {6};
+    {0}_outputs outputs = {7};
+    check_status({0}_run(&state, &inputs, &outputs, arena, weights, commands),
+                 "{0}_run");
+  }
+  commands->commit();
+  commands->waitUntilCompleted();
+  if (commands->status() != MTL::CommandBufferStatusCompleted) {{
+    NS::Error *error = commands->error();
+    fprintf(stderr, "harness: the command buffer failed: %s\n",
+            error ? error->localizedDescription()->utf8String() : "?");
+    return 3;
+  }
+  for (i = 0; i < NUM_OUT; ++i)
+    write_raw(argv[1 + NUM_IN + i], out[i]->contents(), out_bytes[i]);
+  for (i = 0; i < NUM_IN; ++i)
+    in[i]->release();
+  for (i = 0; i < NUM_OUT; ++i)
+    out[i]->release();
+  arena->release();
+  weights->release();
+  queue->release();
+  {0}_metal_release(&state);
+  device->release();
+  pool->release();
+  return 0;
+}
+)c";
+
+} // namespace
+
+std::string generateGpuHarness(const ModelSignature &signature,
+                               StringRef name, StringRef target) {
+  bool cuda = target == "cuda";
+  std::string head =
+      cuda ? "/* Generated by tgc: runs the CUDA package " + name.str() +
+                 " on raw inputs, writes raw outputs. */\n"
+           : "/* Generated by tgc: runs the Metal package " + name.str() +
+                 " on raw inputs, writes raw outputs. */\n"
+                 "#define NS_PRIVATE_IMPLEMENTATION\n"
+                 "#define MTL_PRIVATE_IMPLEMENTATION\n"
+                 "#include <Metal/Metal.hpp>\n\n";
+  StringRef wrap = cuda ? "device_ptr" : "";
+  auto format = [&](const char *text) {
+    return formatv(text, name, name.upper(), signature.inputs.size(),
+                   signature.outputs.size(), sizeList(signature.inputs),
+                   sizeList(signature.outputs),
+                   initializer("in", signature.inputs.size(), wrap),
+                   initializer("out", signature.outputs.size(), wrap))
+        .str();
+  };
+  return head + format(kCommon) + format(cuda ? kCuda : kMetal);
+}
+
+} // namespace mlir::tgc
