@@ -183,6 +183,7 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
     StageTimer timer(options.verbose, "import");
     ImportOptions importOptions;
     importOptions.inputShapes = options.inputShapes;
+    importOptions.constantInputs = options.constantInputs;
     module = openModel(context, modelPath, importOptions);
   }
   if (!module) {

@@ -38,6 +38,9 @@ struct CompileOptions {
   bool verbose = false;
   /// --input-shape NAME=D0xD1...: binds dynamic input dimensions.
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// --bind-input NAME=FILE: inputs compiled in as constants (ONNX models
+  /// only); they are not inputs of the package.
+  std::map<std::string, ::tgc::HostTensor> constantInputs;
 };
 
 /// `tgc compile`: writes the package for `modelPath` to `outputDir`.

@@ -122,6 +122,20 @@ LogicalResult checkInputTensor(MLIRContext &context, const TensorSpec &spec,
   return success();
 }
 
+FailureOr<std::set<std::string>> constantInputsOf(MLIRContext &context,
+                                                  StringRef modelPath) {
+  FailureOr<ModelKind> kind = classifyModel(context, modelPath);
+  if (failed(kind))
+    return failure();
+  if (*kind != ModelKind::Onnx)
+    return std::set<std::string>();
+  FailureOr<std::vector<std::string>> names =
+      findModelConstantInputs(context, modelPath);
+  if (failed(names))
+    return failure();
+  return std::set<std::string>(names->begin(), names->end());
+}
+
 FailureOr<std::unique_ptr<HostRunner>>
 HostRunner::create(MLIRContext &context, StringRef modelPath,
                    const CompileOptions &options, DiagnosticPrinter *printer) {
@@ -144,6 +158,7 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
   hostOptions.inputShapes = options.inputShapes;
   hostOptions.target = options.target;
   runner->target = options.target;
+  hostOptions.constantInputs = options.constantInputs;
   if (failed(compileIntoFolder(context, modelPath, packageDir, hostOptions,
                                printer, &runner->signature)))
     return failure();

@@ -17,6 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,12 @@ llvm::StringRef withoutFilePrefix(llvm::StringRef message,
 /// `name` made safe as a file name (path separators become '_'), for
 /// `<output name>.npy` and for finding `<input name>.npy`.
 std::string tensorFileStem(llvm::StringRef name);
+
+/// The inputs of the model at `modelPath` that run and verify compile in as
+/// constants (with the values given for them): those whose values decide
+/// shapes (see findModelConstantInputs). None for an .mlir model.
+FailureOr<std::set<std::string>> constantInputsOf(MLIRContext &context,
+                                                  llvm::StringRef modelPath);
 
 /// A model compiled for this host, with a harness built around it.
 class HostRunner {

@@ -130,6 +130,12 @@ OwningOpRef<ModuleOp> openModel(MLIRContext &context, StringRef path,
     return nullptr;
   if (*kind == ModelKind::Onnx)
     return importOnnx(context, path, options);
+  if (!options.constantInputs.empty()) {
+    emitError(fileLoc(context, path))
+        << "inputs of a .mlir model cannot be bound to values; bind them "
+           "when compiling the .onnx model";
+    return nullptr;
+  }
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(path, ParserConfig(&context));
   if (!module || failed(checkShapesMatch(context, path, *module, options)))

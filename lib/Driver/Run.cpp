@@ -56,6 +56,10 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
              << "input '" << spec.name << "' is not given: add --input "
              << spec.name << "=FILE";
 
+  FailureOr<std::set<std::string>> bound =
+      constantInputsOf(context, modelPath);
+  if (failed(bound))
+    return failure();
   std::vector<HostTensor> tensors;
   CompileOptions compileOptions;
   compileOptions.verbose = options.verbose;
@@ -68,6 +72,11 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
              << "': " << withoutFilePrefix(tensor.error(), file);
     if (failed(checkInputTensor(context, spec, *tensor, file)))
       return failure();
+    // Inputs whose values decide shapes are compiled in.
+    if (bound->count(spec.name)) {
+      compileOptions.constantInputs[spec.name] = std::move(*tensor);
+      continue;
+    }
     compileOptions.inputShapes[spec.name] = tensor->shape;
     tensors.push_back(std::move(*tensor));
   }

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using ::tgc::HostTensor;
@@ -216,6 +217,10 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
   }
   if (failed(sets))
     return failure();
+  FailureOr<std::set<std::string>> bound =
+      constantInputsOf(context, modelPath);
+  if (failed(bound))
+    return failure();
 
   if (options.target != "c")
     out << "target " << options.target << ": "
@@ -224,20 +229,28 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
                 : "on the CPU emulation of the GPU (lib/Runtime/gpu_emu)")
         << "\n";
 
-  // One compile per distinct set of input shapes.
-  std::map<std::vector<std::vector<int64_t>>, std::unique_ptr<HostRunner>>
-      runners;
+  // One compile per distinct set of input shapes and bound input values.
+  using RunnerKey = std::pair<std::vector<std::vector<int64_t>>,
+                              std::vector<std::vector<uint8_t>>>;
+  std::map<RunnerKey, std::unique_ptr<HostRunner>> runners;
   unsigned failures = 0, outputs = 0;
   for (const DataSet &set : *sets) {
-    std::vector<std::vector<int64_t>> shapes;
+    RunnerKey key;
     CompileOptions compileOptions;
     compileOptions.verbose = options.verbose;
     compileOptions.target = options.target;
+    std::vector<const HostTensor *> inputs;
     for (auto [spec, tensor] : zip(signature->inputs, set.inputs)) {
-      shapes.push_back(tensor.shape);
+      key.first.push_back(tensor.shape);
+      if (bound->count(spec.name)) {
+        key.second.push_back(tensor.data);
+        compileOptions.constantInputs[spec.name] = tensor;
+        continue;
+      }
       compileOptions.inputShapes[spec.name] = tensor.shape;
+      inputs.push_back(&tensor);
     }
-    std::unique_ptr<HostRunner> &runner = runners[shapes];
+    std::unique_ptr<HostRunner> &runner = runners[key];
     if (!runner) {
       FailureOr<std::unique_ptr<HostRunner>> created =
           HostRunner::create(context, modelPath, compileOptions, printer);
@@ -245,9 +258,6 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
         return failure();
       runner = std::move(*created);
     }
-    std::vector<const HostTensor *> inputs;
-    for (const HostTensor &tensor : set.inputs)
-      inputs.push_back(&tensor);
     FailureOr<std::vector<HostTensor>> got = runner->run(inputs);
     if (failed(got))
       return failure();

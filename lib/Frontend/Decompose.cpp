@@ -29,6 +29,7 @@ static const DecompositionTable &getDecompositions() {
     addShapeDecompositions(t);
     addIndexingDecompositions(t);
     addLossDecompositions(t);
+    addResizeDecompositions(t);
     return t;
   }();
   return table;

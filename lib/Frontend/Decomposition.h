@@ -50,6 +50,10 @@ public:
   /// if absent; an error if present but not constant.
   FailureOr<std::optional<SmallVector<int64_t>>> constInts(unsigned slot,
                                                            StringRef what);
+  /// The values of constant input `slot` (integer or float) as doubles, or
+  /// nullopt if absent; an error if present but not constant.
+  FailureOr<std::optional<SmallVector<double>>> constValues(unsigned slot,
+                                                            StringRef what);
   /// The single value of constant input `slot` as a double, or nullopt if
   /// the input is absent or not a constant scalar.
   std::optional<double> constScalar(unsigned slot);
@@ -110,6 +114,7 @@ void addNNDecompositions(DecompositionTable &table);
 void addShapeDecompositions(DecompositionTable &table);
 void addIndexingDecompositions(DecompositionTable &table);
 void addLossDecompositions(DecompositionTable &table);
+void addResizeDecompositions(DecompositionTable &table);
 
 } // namespace mlir::tgc
 

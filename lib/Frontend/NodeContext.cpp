@@ -10,6 +10,7 @@
 #include "Frontend/Decomposition.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -82,8 +83,18 @@ NodeContext::constInts(unsigned slot, StringRef what) {
   auto dense = constant ? dyn_cast<DenseIntElementsAttr>(constant.getValue())
                         : DenseIntElementsAttr();
   if (!dense || dense.getElementType().isInteger(1)) {
-    error() << "input " << slot << " (" << what
-            << ") must be a constant integer tensor";
+    InFlightDiagnostic diag = error() << "input " << slot << " (" << what
+                                      << ") must be a constant integer tensor";
+    // A graph input can be compiled in: say how.
+    auto arg = dyn_cast<BlockArgument>(value);
+    auto func = arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
+                    : FunctionOpInterface();
+    if (func)
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                        "tgc.name"))
+        diag << "; it is the graph input '" << name.getValue()
+             << "': give its value with --bind-input " << name.getValue()
+             << "=FILE";
     return failure();
   }
   bool isUnsigned = dense.getElementType().isUnsignedInteger();
@@ -91,6 +102,32 @@ NodeContext::constInts(unsigned slot, StringRef what) {
   for (const APInt &v : dense.getValues<APInt>())
     values.push_back(isUnsigned ? (int64_t)v.getZExtValue() : v.getSExtValue());
   return std::optional<SmallVector<int64_t>>(std::move(values));
+}
+
+FailureOr<std::optional<SmallVector<double>>>
+NodeContext::constValues(unsigned slot, StringRef what) {
+  Value value = input(slot);
+  if (!value)
+    return std::optional<SmallVector<double>>();
+  auto constant = value.getDefiningOp<ConstOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                        : DenseElementsAttr();
+  if (!dense) {
+    error() << "input " << slot << " (" << what << ") must be a constant";
+    return failure();
+  }
+  SmallVector<double> values;
+  Type element = dense.getElementType();
+  if (isa<FloatType>(element)) {
+    for (const APFloat &v : dense.getValues<APFloat>())
+      values.push_back(v.convertToDouble());
+  } else {
+    bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
+    for (const APInt &v : dense.getValues<APInt>())
+      values.push_back(isUnsigned ? (double)v.getZExtValue()
+                                  : (double)v.getSExtValue());
+  }
+  return std::optional<SmallVector<double>>(std::move(values));
 }
 
 std::optional<double> NodeContext::constScalar(unsigned slot) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Frontend/OnnxImport.h"
+#include "Frontend/ConstantInputs.h"
 #include "Frontend/OnnxLibrary.h"
 #include "Frontend/OnnxShapeFold.h"
 #include "Frontend/OnnxTensor.h"
@@ -67,8 +68,13 @@ private:
   LogicalResult collectTypes();
   /// The static type of value `name`; else an error at `loc` that starts
   /// with `what` and says why there is none.
+  /// `hint` ends the message when the type depends on data.
   FailureOr<RankedTensorType> staticType(const std::string &name, Location loc,
-                                         const llvm::Twine &what);
+                                         const llvm::Twine &what,
+                                         StringRef hint = "");
+  /// How to make the results of `node` static when graph inputs decide
+  /// them: "; ... give its value with --bind-input", or "".
+  std::string bindHint(const onnx::NodeProto &node);
   LogicalResult buildModule(ModuleOp module);
   LogicalResult importNode(const onnx::NodeProto &node, int index);
   LogicalResult importConstantNode(const onnx::NodeProto &node, Location loc);
@@ -116,6 +122,9 @@ LogicalResult Importer::parse(StringRef bytes) {
     std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
     opsets[domain] = opset.version();
   }
+  if (failed(bindConstantInputs(*model.mutable_graph(), options.constantInputs,
+                                fileLoc)))
+    return failure();
   for (const auto &init : model.graph().initializer())
     initializerNames.insert(init.name());
   return success();
@@ -211,10 +220,16 @@ LogicalResult Importer::bindInputShapes() {
     for (int64_t d : shape)
       bound->add_dim()->set_dim_value(d);
   }
-  for (const auto &[name, shape] : options.inputShapes)
-    if (!inputs.contains(name))
-      return fileError() << "a shape is given for '" << name
-                         << "', which is not an input of the model";
+  for (const auto &[name, shape] : options.inputShapes) {
+    if (inputs.contains(name))
+      continue;
+    // A bound input keeps the shape of its value.
+    auto bound = options.constantInputs.find(name);
+    if (bound != options.constantInputs.end() && bound->second.shape == shape)
+      continue;
+    return fileError() << "a shape is given for '" << name
+                       << "', which is not an input of the model";
+  }
   return success();
 }
 
@@ -248,14 +263,17 @@ LogicalResult Importer::collectTypes() {
 
 FailureOr<RankedTensorType> Importer::staticType(const std::string &name,
                                                  Location loc,
-                                                 const llvm::Twine &what) {
-  auto fail = [&](const llvm::Twine &why) {
-    return emitError(loc) << what << " '" << name << "' " << why;
+                                                 const llvm::Twine &what,
+                                                 StringRef hint) {
+  auto fail = [&](const llvm::Twine &why, bool dependsOnData = false) {
+    return emitError(loc) << what << " '" << name << "' " << why
+                          << (dependsOnData ? hint : "");
   };
   auto it = onnxTypes.find(name);
   if (it == onnxTypes.end())
     return fail("has a shape ONNX shape inference could not find (it "
-                "depends on data, or the op is not one ONNX knows)");
+                "depends on data, or the op is not one ONNX knows)",
+                true);
   const onnx::TypeProto &type = *it->second;
   if (!type.has_tensor_type())
     return fail("is not a tensor (sequences, maps and optionals are not "
@@ -267,15 +285,32 @@ FailureOr<RankedTensorType> Importer::staticType(const std::string &name,
                 ", which tgc does not support");
   if (!type.tensor_type().has_shape())
     return fail("has no shape after ONNX shape inference (it depends on "
-                "data)");
+                "data)",
+                true);
   SmallVector<int64_t> shape;
   for (const auto &dim : type.tensor_type().shape().dim()) {
     if (!dim.has_dim_value() || dim.dim_value() < 0)
       return fail("has a dim that stays unknown after ONNX shape inference "
-                  "(it depends on data)");
+                  "(it depends on data)",
+                  true);
     shape.push_back(dim.dim_value());
   }
   return RankedTensorType::get(shape, element);
+}
+
+std::string Importer::bindHint(const onnx::NodeProto &node) {
+  std::vector<std::string> inputs =
+      graphInputsFeeding(model.graph(), constantOperandsOf(node));
+  if (inputs.empty())
+    return "";
+  std::string names, flags;
+  for (const std::string &name : inputs) {
+    names += (names.empty() ? "'" : ", '") + name + "'";
+    flags += " --bind-input " + name + "=FILE";
+  }
+  return "; the graph input" + std::string(inputs.size() > 1 ? "s " : " ") +
+         names + " decide" + (inputs.size() > 1 ? "" : "s") +
+         " it: compile with" + flags;
 }
 
 Location Importer::nodeLoc(const onnx::NodeProto &node, int index) {
@@ -430,8 +465,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     if (name.empty())
       return nodeError() << "output " << i
                          << " is omitted but a later one is used";
-    FailureOr<RankedTensorType> type = staticType(
-        name, loc, "node '" + nodeName + "' (" + node.op_type() + "): output");
+    FailureOr<RankedTensorType> type =
+        staticType(name, loc,
+                   "node '" + nodeName + "' (" + node.op_type() + "): output",
+                   bindHint(node));
     if (failed(type))
       return failure();
     resultTypes.push_back(*type);
@@ -563,6 +600,23 @@ OwningOpRef<ModuleOp> importOnnx(MLIRContext &context, StringRef path,
     return {};
   }
   return importOnnxBuffer(context, (*buffer)->getBuffer(), path, options);
+}
+
+FailureOr<std::vector<std::string>>
+findModelConstantInputs(MLIRContext &context, StringRef path) {
+  Location loc = FileLineColLoc::get(&context, path, 0, 0);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return emitError(loc) << "cannot open the model: "
+                          << buffer.getError().message();
+  StringRef bytes = (*buffer)->getBuffer();
+  onnx::ModelProto model;
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    return emitError(loc) << "not an ONNX model, or truncated: the protobuf "
+                             "parser rejected it";
+  return findConstantInputs(model.graph());
 }
 
 void registerOnnxImportTranslation() {

@@ -8,6 +8,7 @@
 #ifndef TGC_FRONTEND_ONNXIMPORT_H
 #define TGC_FRONTEND_ONNXIMPORT_H
 
+#include "Support/TensorFile.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -21,6 +22,11 @@ struct ImportOptions {
   /// Shapes that bind the dynamic dimensions of graph inputs, by input name
   /// (from --input-shape NAME=D0xD1 or from the tensors given to run/verify).
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// Graph inputs compiled in as constants, by input name (from
+  /// --bind-input NAME=FILE, or the tensors given to run/verify for the
+  /// inputs findModelConstantInputs names). A bound input is no longer an
+  /// input of the imported module.
+  std::map<std::string, ::tgc::HostTensor> constantInputs;
 };
 
 /// Imports the model at `path`. On failure emits diagnostics naming the
@@ -34,6 +40,13 @@ OwningOpRef<ModuleOp> importOnnxBuffer(MLIRContext &context,
                                        llvm::StringRef bytes,
                                        llvm::StringRef path,
                                        const ImportOptions &options);
+
+/// The graph inputs of the ONNX model at `path` whose values tgc needs at
+/// compile time: they feed, directly or through other nodes, an operand
+/// that decides a shape (a Reshape's shape, a Slice's starts, a Resize's
+/// scales, ...). Emits an error naming the file if it cannot be read.
+FailureOr<std::vector<std::string>>
+findModelConstantInputs(MLIRContext &context, llvm::StringRef path);
 
 /// Registers `--import-onnx` with mlir-translate's registry.
 void registerOnnxImportTranslation();

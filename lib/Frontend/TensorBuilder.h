@@ -85,6 +85,11 @@ public:
                int64_t step);
   /// Tiles `x` `repeats[i]` times along each dim (reshape, expand, reshape).
   Value repeat(Value x, ArrayRef<int64_t> repeats);
+  /// x[..., indices[j], ...] along `axis`, for constant indices in
+  /// [0, dim): a strided view where they form a progression, an expanded
+  /// one where each of a progression repeats, else a one-hot select summed
+  /// over the axis.
+  Value take(Value x, int64_t axis, ArrayRef<int64_t> indices);
   /// Concatenation along `axis`: each part padded to the full size, then
   /// summed (or or-ed for i1).
   Value concat(ArrayRef<Value> parts, int64_t axis);

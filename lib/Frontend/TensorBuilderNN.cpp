@@ -120,6 +120,81 @@ Value TensorBuilder::pool(Value x, ArrayRef<int64_t> kernel,
   return permute(x, order);
 }
 
+/// The step of `values` if they form an arithmetic progression.
+static std::optional<int64_t> progressionStep(ArrayRef<int64_t> values) {
+  int64_t step = values.size() > 1 ? values[1] - values[0] : 1;
+  for (size_t i = 1; i < values.size(); ++i)
+    if (values[i] - values[i - 1] != step)
+      return std::nullopt;
+  return step;
+}
+
+Value TensorBuilder::take(Value x, int64_t axis, ArrayRef<int64_t> indices) {
+  if (!x)
+    return {};
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = shape.size(), n = shape[axis], m = indices.size();
+  for (int64_t i : indices)
+    if (i < 0 || i >= n) {
+      error() << "index " << i << " is out of range for dim " << axis
+              << " of size " << n;
+      return {};
+    }
+  SmallVector<int64_t> outShape(shape);
+  outShape[axis] = m;
+  if (m == 0)
+    return stride(x, axis, 0, 0, 1);
+  // A progression is a strided slice (step 0: one element, expanded).
+  if (std::optional<int64_t> step = progressionStep(indices)) {
+    if (*step != 0)
+      return stride(x, axis, indices[0], m, *step);
+    return expand(stride(x, axis, indices[0], 1, 1), outShape);
+  }
+  // Runs of k equal values that form a progression (nearest upsampling):
+  // the progression, each element expanded k times.
+  int64_t k = 1;
+  while (k < m && indices[k] == indices[0])
+    ++k;
+  if (k > 1 && m % k == 0) {
+    SmallVector<int64_t> runs;
+    bool repeats = true;
+    for (int64_t j = 0; j < m && repeats; ++j) {
+      repeats = indices[j] == indices[j - j % k];
+      if (j % k == 0)
+        runs.push_back(indices[j]);
+    }
+    std::optional<int64_t> step = repeats ? progressionStep(runs)
+                                          : std::optional<int64_t>();
+    if (step && *step != 0) {
+      Value base = stride(x, axis, runs[0], runs.size(), *step);
+      SmallVector<int64_t> split(shapeOf(base)), grown;
+      split.insert(split.begin() + axis + 1, 1);
+      grown = split;
+      grown[axis + 1] = k;
+      return reshape(expand(reshape(base, split), grown), outShape);
+    }
+  }
+  // One-hot: x as [A, 1, n, B], the hits as [1, m, n, 1...], summed over n.
+  Type element = elementTypeOf(x);
+  Value values = x;
+  if (element.isInteger(1)) // i1 cannot be summed; select bytes instead
+    values = cast(values, builder.getIntegerType(8, false));
+  SmallVector<int64_t> view(shape), hitShape(rank + 1, 1);
+  view.insert(view.begin() + axis, 1);
+  hitShape[axis] = m;
+  hitShape[axis + 1] = n;
+  SmallVector<bool> hits;
+  for (int64_t j = 0; j < m; ++j)
+    for (int64_t i = 0; i < n; ++i)
+      hits.push_back(indices[j] == i);
+  Value hit = constant(DenseElementsAttr::get(
+      RankedTensorType::get({m, n}, builder.getI1Type()), hits));
+  Value zero = splat(elementTypeOf(values), {}, 0);
+  Value picked = where(reshape(hit, hitShape), reshape(values, view), zero);
+  Value result = reshape(sum(picked, {axis + 1}, false), outShape);
+  return cast(result, element);
+}
+
 Value TensorBuilder::matmul(Value a, Value b) {
   if (!a || !b)
     return {};

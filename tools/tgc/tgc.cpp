@@ -32,6 +32,7 @@ struct Arguments {
   // compile
   std::string outputDir;
   std::vector<std::string> inputShapes;
+  std::vector<std::string> boundInputs;
   std::string weights = "embed";
   bool noOpt = false;
   mlir::tgc::CompileOptions compile;
@@ -60,6 +61,11 @@ void addCompile(CLI::App &app, Arguments &args) {
   cmd->add_option("--input-shape", args.inputShapes,
                   "NAME=D0xD1...: bind an input's dynamic dimensions "
                   "(repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--bind-input", args.boundInputs,
+                  "NAME=FILE: compile an input in as a constant with the "
+                  "value in FILE (.npy or .pb); it is then no input of the "
+                  "package (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--cpu", args.compile.cpu,
                   "CPU the C is tuned for (default: this host)");
@@ -134,6 +140,21 @@ bool bindArguments(MLIRContext &context, Arguments &args) {
       return false;
     }
     args.compile.inputShapes[split->first] = std::move(*shape);
+  }
+  for (const std::string &binding : args.boundInputs) {
+    auto split = mlir::tgc::splitBinding(binding, "--bind-input");
+    if (!split) {
+      emitError(loc) << llvm::toString(split.takeError());
+      return false;
+    }
+    ::tgc::Result<::tgc::HostTensor> tensor =
+        ::tgc::readTensorFile(split->second);
+    if (!tensor) {
+      emitError(FileLineColLoc::get(&context, split->second, 0, 0))
+          << "--bind-input " << binding << ": " << tensor.error();
+      return false;
+    }
+    args.compile.constantInputs[split->first] = std::move(*tensor);
   }
   for (const std::string &binding : args.inputs) {
     auto split = mlir::tgc::splitBinding(binding, "--input");

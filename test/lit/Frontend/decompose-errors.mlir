@@ -6,8 +6,8 @@ func.func @two_unsupported_ops(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf3
   // expected-error @+1 {{node (Foo): op type 'Foo' is not supported (opset 17)}}
   %0 = tgc.onnx_node "Foo"(%x) {opset = 17 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   %1 = tgc.onnx_node "Relu"(%0) {opset = 17 : i64} : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{node (Resize): op type 'Resize' is not supported (opset 13)}}
-  %2 = tgc.onnx_node "Resize"(%x) {opset = 13 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{node (Unique): op type 'Unique' is not supported (opset 13)}}
+  %2 = tgc.onnx_node "Unique"(%x) {opset = 13 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %1, %2 : tensor<4xf32>, tensor<4xf32>
 }
 

@@ -76,3 +76,11 @@
 // RUN:   test_nllloss_NCd1d2_with_weight_reduction_sum_ii \
 // RUN:   | FileCheck %s --check-prefix=LOSS
 // LOSS: 5 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_resize_upsample_scales_cubic_A_n0p5_exclude_outside+frozen:1 \
+// RUN:   test_resize_downsample_scales_linear_align_corners+frozen:1 test_resize_tf_crop_and_resize+frozen:1,2 \
+// RUN:   test_resize_upsample_sizes_nearest_ceil_half_pixel+frozen test_upsample_nearest+frozen:1 \
+// RUN:   test_resize_downsample_scales_cubic_align_corners+frozen:1 \
+// RUN:   | FileCheck %s --check-prefix=RESIZE
+// RESIZE: 6 passed, 0 failed

@@ -6,7 +6,8 @@ reference outputs.
 
 A CASE is a folder with model.onnx and test_data_set_*, relative to the last
 --base given. A CASE ending in '+frozen' has its integer inputs turned into
-initializers first (what a compiler that knows them would see). Exits 1 if
+initializers first (what a compiler that knows them would see); '+frozen:I,J'
+freezes the inputs of those indices instead. Exits 1 if
 any case fails. Needs numpy and onnx: run it with Debian's /usr/bin/python3.
 """
 import glob
@@ -35,14 +36,15 @@ def real_inputs(model):
     return [i for i in model.graph.input if i.name not in weights]
 
 
-def freeze(case, workdir):
-    """A copy of the model with its integer inputs as initializers."""
+def freeze(case, workdir, which=None):
+    """A copy of the model with its integer inputs (or the inputs of the
+    indices in `which`) as initializers."""
     model = onnx.load(os.path.join(case, "model.onnx"))
     data_set = sorted(glob.glob(os.path.join(case, "test_data_set_*")))[0]
     kept, frozen = [], []
     for i, info in enumerate(real_inputs(model)):
         value = load_tensor(os.path.join(data_set, f"input_{i}.pb"))
-        if value.dtype.kind in "iub":
+        if (i in which) if which is not None else value.dtype.kind in "iub":
             model.graph.initializer.append(numpy_helper.from_array(value, info.name))
             frozen.append(i)
         else:
@@ -72,8 +74,10 @@ def compare(got, expected, tolerance):
 def check(spec, workdir):
     case, _, mode = spec.partition("+")
     model_path, frozen = os.path.join(case, "model.onnx"), []
-    if mode == "frozen":
-        model_path, frozen = freeze(case, workdir)
+    if mode.startswith("frozen"):
+        _, _, indices = mode.partition(":")
+        which = {int(i) for i in indices.split(",")} if indices else None
+        model_path, frozen = freeze(case, workdir, which)
     imported = subprocess.run(["tgc-translate", "--import-onnx", model_path],
                               capture_output=True, text=True)
     if imported.returncode:
