@@ -147,7 +147,25 @@ void RunWriter::emit(raw_ostream &os) {
   if (inFile)
     emitWeightsCheck(os);
 
-  os << getRunSignature(options) << " {\n";
+  bool threaded = llvm::any_of(layout.kernels, [](const KernelCall &call) {
+    return getThreadTasks(call.op).has_value();
+  });
+  const std::string &n = options.name;
+  if (threaded)
+    os << "/* The hook's stand-in when " << n << "_run_parallel gets none. */\n"
+       << "static void " << n
+       << "_serial_for(void *context, ptrdiff_t count, tgc_task_fn fn,\n"
+       << "    void *args) {\n"
+       << "  ptrdiff_t task;\n"
+       << "  (void)context;\n"
+       << "  for (task = 0; task < count; ++task)\n"
+       << "    fn(args, task);\n"
+       << "}\n\n";
+  os << getRunSignature(options) << " {\n"
+     << "  return " << n << "_run_parallel(in, out, arena"
+     << (inFile ? ", weights" : "") << ", NULL, NULL);\n"
+     << "}\n\n";
+  os << getRunParallelSignature(options) << " {\n";
   bool usesArena = usesBuffer(layout, BufferRef::Kind::Arena);
   bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);
   if (usesArena)
@@ -182,6 +200,15 @@ void RunWriter::emit(raw_ostream &os) {
        << "  if (tgc_read_u64le((const unsigned char *)weights) != " << m
        << "_WEIGHTS_DATA_OFFSET - 8)\n    return " << m << "_ERR_WEIGHTS;\n";
 
+  if (threaded)
+    os << "  if (!parallel_for) {\n"
+       << "    parallel_for = " << n << "_serial_for;\n"
+       << "    context = NULL;\n"
+       << "  }\n";
+  else
+    os << "  (void)parallel_for; /* no kernel is worth splitting */\n"
+       << "  (void)context;\n";
+
   for (const KernelCall &call : layout.kernels) {
     SmallVector<std::string> args;
     KernelOp kernel = call.op;
@@ -190,7 +217,17 @@ void RunWriter::emit(raw_ostream &os) {
       auto ptr = cast<PtrType>(kernel.getBlock().getArgument(i).getType());
       args.push_back(pointerTo(arg, ptr.getElementType(), i < numInputs));
     }
-    os << "  " << call.function << "(" << llvm::join(args, ", ") << ");\n";
+    std::optional<int64_t> tasks = getThreadTasks(kernel);
+    if (!tasks) {
+      os << "  " << call.function << "(" << llvm::join(args, ", ") << ");\n";
+      continue;
+    }
+    // A task function: its buffers go in a struct on this stack frame.
+    os << "  {\n    " << call.function << "_args args;\n";
+    for (auto [i, arg] : llvm::enumerate(args))
+      os << "    args.data" << i << " = " << arg << ";\n";
+    os << "    parallel_for(context, " << *tasks << ", " << call.function
+       << ", &args);\n  }\n";
   }
   for (const OutputCopy &copy : layout.copies) {
     const IoTensor &io = layout.outputs[copy.output];

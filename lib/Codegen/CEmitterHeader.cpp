@@ -25,6 +25,28 @@ std::string mlir::tgc::getRunSignature(const CEmitterOptions &options) {
   return signature + ")";
 }
 
+std::string mlir::tgc::getRunParallelSignature(const CEmitterOptions &options) {
+  std::string signature = getRunSignature(options);
+  signature.pop_back(); // ")"
+  size_t name = signature.find("_run(");
+  signature.replace(name, 5, "_run_parallel(");
+  return signature + ",\n    tgc_parallel_for_fn parallel_for, void *context)";
+}
+
+/// The hook through which a model runs its kernels on threads, declared
+/// once for every model a program includes.
+static const char kParallelFor[] = R"C(/* The parallel-for hook: runs fn(args, task) for every task in
+   [0, count), in any order and on any threads, and returns when all have
+   finished. `context` is the hook's own (a pool). tgc_pool_parallel_for in
+   tgc_pool.c is one; a product can pass its own. */
+#ifndef TGC_PARALLEL_FOR_DEFINED
+#define TGC_PARALLEL_FOR_DEFINED
+typedef void (*tgc_task_fn)(void *args, ptrdiff_t task);
+typedef void (*tgc_parallel_for_fn)(void *context, ptrdiff_t count,
+                                    tgc_task_fn fn, void *args);
+#endif
+)C";
+
 int64_t mlir::tgc::getWeightsDataOffset(const ModelLayout &layout) {
   return getSafetensorsHeader(layout.weights, layout.prefix).size();
 }
@@ -141,6 +163,11 @@ void mlir::tgc::emitCDeclarations(const ModelLayout &layout,
         "run at once, each with its own\n   arena and outputs. Outputs must "
         "not overlap the inputs or the arena. */\n";
   os << getRunSignature(options) << ";\n";
+  os << "\n" << kParallelFor;
+  os << "\n/* " << n << "_run with its big kernels split into tasks that "
+     << "parallel_for runs\n   (with `context`) on several threads; NULL: "
+     << "one thread, as " << n << "_run. */\n";
+  os << getRunParallelSignature(options) << ";\n";
   if (inFile)
     os << "\n/* Checks that `file` (`size` bytes) is the weights file this "
           "code was built\n   for: its size, header and checksum. Returns "

@@ -18,6 +18,10 @@ std::string getMacroPrefix(llvm::StringRef name);
 /// `int net_run(...)`, without the semicolon.
 std::string getRunSignature(const CEmitterOptions &options);
 
+/// `int net_run_parallel(...)`: net_run's parameters, then the
+/// parallel-for hook and its context.
+std::string getRunParallelSignature(const CEmitterOptions &options);
+
 /// Size in bytes of the safetensors header, i.e. where its data starts.
 int64_t getWeightsDataOffset(const ModelLayout &layout);
 

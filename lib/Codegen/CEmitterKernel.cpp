@@ -131,6 +131,9 @@ private:
   DenseMap<Value, int64_t> vectorRegisters;
   /// Widest native vector the kernel computes with, in bytes.
   int64_t widestVector = 0;
+  /// Whether the kernel has a thread range: it is then a task function
+  /// `void f(void *task_args, ptrdiff_t task)` for the pool.
+  bool threaded = false;
 };
 
 } // namespace
@@ -546,9 +549,21 @@ LogicalResult KernelRenderer::renderRange(RangeOp op) {
              << id << " of a range it is nested in";
   std::string var = "ridx" + std::to_string(id);
   lanes[op.getResult()] = {var};
-  // Every axis kind is a plain loop on a CPU for now; thread, upcast and
-  // unroll axes get their own rendering when the runtime and expander
-  // need it.
+  if (op.getAxis() == AxisType::thread) {
+    // The task index of the kernel's function (see render): the pool runs
+    // the tasks, so there is no loop here.
+    if (!threaded || !scopes.empty())
+      return op.emitOpError("splits a kernel across threads, which needs "
+                            "the range outside every other loop and a "
+                            "target with a thread pool");
+    line("{");
+    scopes.push_back({op.getResult(), id});
+    ++depth;
+    line(language.indexType + " " + var + " = task;");
+    return success();
+  }
+  // Every other axis kind is a plain loop on a CPU (upcast and unroll
+  // axes were written out as lanes by tgc-expand).
   line("for (" + language.indexType + " " + var + " = 0; " + var + " < " +
        std::to_string(op.getBound()) + "; " + var + "++) {");
   scopes.push_back({op.getResult(), id});
@@ -1019,7 +1034,15 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
                               vector.getElementTypeBitWidth() / 8);
       }
 
+  threaded = getThreadTasks(kernel).has_value();
+  if (threaded && !language.threadPool)
+    return kernel.emitOpError("is split across threads, which this target "
+                              "does not do");
+  std::string argsType = functionName.str() + "_args";
+  std::string argsStruct = "typedef struct " + argsType + " {\n";
+
   // Parameters: inputs (read only) then outputs, as the block arguments.
+  // A task function finds them in its argument struct instead.
   SmallVector<std::string> params;
   unsigned numInputs = kernel.getInputs().size();
   for (BlockArgument arg : block.getArguments()) {
@@ -1037,6 +1060,13 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
     if (language.bufferIndexAttributes)
       param += " [[buffer(" + std::to_string(arg.getArgNumber()) + ")]]";
     params.push_back(param);
+    if (threaded) {
+      argsStruct += "  " + std::string(arg.getArgNumber() < numInputs
+                                           ? "const "
+                                           : "") +
+                    *cType + " *" + name + ";\n";
+      line(param + " = args->" + name + ";");
+    }
     // An optimization may leave a buffer unread; say so to the compiler
     // rather than trip -Wunused-parameter.
     if (!isAnyLaneLive(arg))
@@ -1056,6 +1086,12 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
         os << " " << sanitizeComment(text.getValue());
     os << " */\n";
   }
+  if (threaded) {
+    os << argsStruct << "} " << argsType << ";\n";
+    params.assign({"void *task_args", language.indexType + " task"});
+    body = "  const " + argsType + " *args = (const " + argsType +
+           " *)task_args;\n" + body;
+  }
   os << language.kernelPrefix << " ";
   // clang splits vectors wider than its preferred width (256 bits on
   // AVX-512 CPUs) unless the function asks for them.
@@ -1065,6 +1101,14 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
      << llvm::join(params, ", ") << ") {\n"
      << body << "}\n";
   return success();
+}
+
+std::optional<int64_t> mlir::tgc::getThreadTasks(KernelOp kernel) {
+  for (Operation &op : kernel.getBlock())
+    if (auto range = dyn_cast<RangeOp>(op);
+        range && range.getAxis() == AxisType::thread)
+      return (int64_t)range.getBound();
+  return std::nullopt;
 }
 
 LogicalResult mlir::tgc::renderKernel(KernelOp kernel,

@@ -44,6 +44,10 @@ struct CStyleLanguage {
   /// Parameters after the buffers (Metal's thread positions in the grid).
   llvm::SmallVector<std::string, 2> extraParams;
 
+  /// Whether kernels split across threads (a `thread` range) run as tasks
+  /// of the runtime's parallel-for hook; GPU targets have their own grid.
+  bool threadPool = true;
+
   /// Whether vectors of f32 and f64 are one C value each (the `tgc_f32x16`
   /// types and macros of CEmitterHelpers: GCC/clang vector extensions, an
   /// array in a struct elsewhere) rather than one scalar per lane.

@@ -260,32 +260,44 @@ int64_t iterationCount(KernelOp kernel) {
   return count;
 }
 
-/// THREAD on the outermost axis for a kernel with enough work, into as
-/// many tasks as allowed that divide it, an even count preferred so two
-/// threads get equal shares.
-void chooseThreads(KernelOp kernel, int64_t tasks) {
-  if (tasks < 2 || iterationCount(kernel) < kMinThreadWork)
-    return;
-  RangeOp outer;
-  for (Operation &op : kernel.getBlock())
-    if ((outer = dyn_cast<RangeOp>(op)))
-      break;
-  if (!outer || (outer.getAxis() != AxisType::global &&
-                 outer.getAxis() != AxisType::loop))
-    return;
-  int64_t bound = outer.getBound();
+/// Tasks an axis of `bound` splits into, at most `tasks`: the largest
+/// divisor, an even one preferred so that two threads get equal shares.
+int64_t taskCount(int64_t bound, int64_t tasks) {
   int64_t best = 1;
   for (int64_t n = std::min(tasks, bound); n >= 2; --n) {
     if (bound % n != 0)
       continue;
-    if (n % 2 == 0) {
-      best = n;
-      break;
-    }
+    if (n % 2 == 0)
+      return n;
     if (best == 1)
       best = n;
   }
-  apply(kernel, OptKind::Thread, outer, best);
+  return best;
+}
+
+/// THREAD for a kernel with enough work, on the output axis that splits
+/// into the most tasks (outer axes first: their tasks touch apart memory).
+void chooseThreads(KernelOp kernel, int64_t tasks) {
+  if (tasks < 2 || iterationCount(kernel) < kMinThreadWork)
+    return;
+  RangeOp best;
+  int64_t bestTasks = 1;
+  for (Operation &op : kernel.getBlock()) {
+    auto range = dyn_cast<RangeOp>(op);
+    if (!range || (range.getAxis() != AxisType::global &&
+                   range.getAxis() != AxisType::loop))
+      continue;
+    int64_t n = taskCount(range.getBound(), tasks);
+    bool better = n % 2 == 0 ? (n > bestTasks || bestTasks % 2)
+                             : (bestTasks % 2 && n > bestTasks);
+    if (n > 1 && better && checkOptAction(kernel, {OptKind::Thread,
+                                                   (int64_t)range.getId(), n})
+                               .empty()) {
+      best = range;
+      bestTasks = n;
+    }
+  }
+  apply(kernel, OptKind::Thread, best, bestTasks);
 }
 
 } // namespace

@@ -97,6 +97,7 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
       {"header", files.header},
       {"sources", files.sources},
       {"weights", files.weights.empty() ? Json(nullptr) : Json(files.weights)},
+      {"runtime", files.runtime},
       {"cmake", "CMakeLists.txt"}};
 
   Json inputs = Json::array(), outputs = Json::array();

@@ -32,6 +32,8 @@ struct PackageFiles {
   std::vector<std::string> sources;
   /// The safetensors file; empty when the weights are compiled in.
   std::string weights;
+  /// The runtime's files (the thread pool), shared by every model.
+  std::vector<std::string> runtime;
 };
 
 /// Writes the manifest (JSON) of the package described by `layout`.

@@ -166,6 +166,35 @@ void applySplit(KernelOp kernel, RangeOp range, const OptAction &action) {
   replaceRange(range, {outer, inner}, index);
 }
 
+/// THREAD(axis, n): a thread range of n tasks around the whole body, and
+/// the axis r of bound N becomes r' of bound N/n with r = t*(N/n) + r'.
+/// The thread range is outermost whatever the axis, because the renderer
+/// runs it as the task index of a function; every op then runs in each
+/// task, and the check that every store is inside r keeps the tasks'
+/// writes apart.
+void applyThread(KernelOp kernel, RangeOp range, int64_t tasks) {
+  Block &block = kernel.getBlock();
+  Location loc = range.getLoc();
+  int64_t bound = range.getBound();
+  OpBuilder builder(&block, block.begin());
+  auto thread = builder.create<RangeOp>(loc, builder.getIndexType(), tasks,
+                                        AxisType::thread, nextRangeId(kernel));
+  builder.setInsertionPoint(block.getTerminator());
+  builder.create<EndOp>(loc, thread.getResult());
+  if (tasks == bound) {
+    replaceRange(range, {}, thread.getResult());
+    return;
+  }
+  builder.setInsertionPoint(range);
+  auto rest = builder.create<RangeOp>(loc, builder.getIndexType(),
+                                      bound / tasks, range.getAxis(),
+                                      range.getId());
+  Value stride = builder.create<ConstOp>(loc, builder.getIndexAttr(bound / tasks));
+  Value scaled = builder.create<MulOp>(loc, thread, stride);
+  Value index = builder.create<AddOp>(loc, scaled, rest);
+  replaceRange(range, {rest}, index);
+}
+
 /// True if `value` is computed from `range`.
 bool dependsOn(Value value, Value range,
                llvm::DenseMap<Value, bool> &memo) {
@@ -332,17 +361,13 @@ std::string mlir::tgc::checkOptAction(KernelOp kernel,
     kernel.walk([&](RangeOp r) { threaded |= r.getAxis() == AxisType::thread; });
     if (threaded)
       return "the kernel is split across threads already";
-    // The renderer runs the thread axis as the task index of a function,
-    // so it must be the outermost loop and enclose every store.
-    for (Operation &op : kernel.getBlock()) {
-      if (&op == range.getOperation())
-        break;
-      if (isa<RangeOp, StoreOp>(op))
-        return "only the outermost axis can be split across threads";
-    }
-    for (Operation *op = findEnd(range); op; op = op->getNextNode())
-      if (isa<StoreOp, RangeOp>(op))
-        return "the kernel stores outside its outermost axis";
+    // Each task runs the whole body for its slice of the axis: a store
+    // outside the axis would be made by every task.
+    EndOp end = findEnd(range);
+    for (Operation &op : kernel.getBlock())
+      if (isa<StoreOp>(op) &&
+          !(range->isBeforeInBlock(&op) && op.isBeforeInBlock(end)))
+        return "the kernel stores outside the axis";
   }
   return "";
 }
@@ -361,6 +386,8 @@ LogicalResult mlir::tgc::applyOptAction(KernelOp kernel,
     applyPadto(range, action.amount);
   else if (action.kind == OptKind::Pack)
     packWeight(kernel, action.input, range, action.amount);
+  else if (action.kind == OptKind::Thread)
+    applyThread(kernel, range, action.amount);
   else
     applySplit(kernel, range, action);
   recordAction(kernel, action);

@@ -23,8 +23,8 @@ enum class OptKind {
   Upcast,
   /// Reduce axis into `amount` lanes accumulated side by side.
   Unroll,
-  /// Outermost output axis into `amount` tasks run on the threads of the
-  /// runtime's pool.
+  /// Output axis into `amount` tasks run on the threads of the runtime's
+  /// pool: a `thread` range around the whole kernel body.
   Thread,
   /// Output axis padded up to a multiple of `amount`; accesses past the
   /// old bound are gated off.

@@ -12,6 +12,7 @@
 #include "Codegen/GpuPackage.h"
 #include "Codegen/Manifest.h"
 #include "Codegen/PackageLayout.h"
+#include "Runtime/RuntimeFiles.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -21,7 +22,8 @@ using namespace mlir::tgc;
 /// The package's CMakeLists.txt: a static library named after the prefix,
 /// so that two models built into one program are two targets.
 static std::string getCMakeLists(const ModelLayout &layout,
-                                 const PackageFiles &files) {
+                                 const PackageFiles &files, StringRef cpu) {
+  std::string arch = cpu.empty() ? "native" : cpu.str();
   const std::string &n = layout.prefix;
   std::string text =
       "# The C package of model " + n +
@@ -58,6 +60,36 @@ static std::string getCMakeLists(const ModelLayout &layout,
           "  target_link_libraries(" +
           n +
           " PUBLIC m)\n"
+          "endif()\n";
+  // The kernels are tuned for one CPU's vector width: compile them for it
+  // (optimized, whatever build type the product uses for the rest).
+  std::string m = StringRef(n).upper();
+  text += "\n# The kernels are tuned for " + arch +
+          " (tgc compile --cpu); -D" + m +
+          "_ARCH= leaves the ISA to the\n# compiler's defaults.\n"
+          "set(" + m + "_ARCH \"" + arch +
+          "\" CACHE STRING \"-march for the " + n + " kernels\")\n"
+          "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n"
+          "  target_compile_options(" + n + " PRIVATE -O3)\n"
+          "  if(" + m + "_ARCH)\n"
+          "    target_compile_options(" + n + " PRIVATE -march=${" + m +
+          "_ARCH})\n"
+          "  endif()\n"
+          "endif()\n";
+  // The pool is shared by every model of a program: one target for all.
+  text += "\n# The thread pool behind " + n +
+          "_run_parallel (tgc_pool.h); -D" + m +
+          "_THREADS=OFF builds\n# without it (" + n +
+          "_run and " + n + "_run_parallel with another hook still work).\n"
+          "option(" + m + "_THREADS \"Build the tgc_pool thread pool\" ON)\n"
+          "if(" + m + "_THREADS AND NOT TARGET tgc_pool)\n"
+          "  find_package(Threads REQUIRED)\n"
+          "  add_library(tgc_pool STATIC tgc_pool.c)\n"
+          "  target_include_directories(tgc_pool PUBLIC "
+          "${CMAKE_CURRENT_SOURCE_DIR})\n"
+          "  target_link_libraries(tgc_pool PUBLIC Threads::Threads)\n"
+          "  set_target_properties(tgc_pool PROPERTIES C_STANDARD 99\n"
+          "                        C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)\n"
           "endif()\n";
   return text;
 }
@@ -102,6 +134,8 @@ LogicalResult mlir::tgc::writePackage(ModuleOp module,
     files.weights = n + ".safetensors";
   else
     files.sources.push_back(n + "_weights.c");
+  for (const RuntimeFile &file : getRuntimeFiles())
+    files.runtime.push_back(file.name.str());
 
   std::string source;
   llvm::raw_string_ostream sourceStream(source);
@@ -120,8 +154,12 @@ LogicalResult mlir::tgc::writePackage(ModuleOp module,
                        [&](raw_ostream &os) {
                          writeManifest(*layout, options, files, os);
                        })) ||
-      failed(writeText("CMakeLists.txt", getCMakeLists(*layout, files))))
+      failed(writeText("CMakeLists.txt",
+                       getCMakeLists(*layout, files, options.cpu))))
     return failure();
+  for (const RuntimeFile &file : getRuntimeFiles())
+    if (failed(writeText(file.name, file.contents.str())))
+      return failure();
 
   if (options.weightsInFile)
     return writeFile(loc, dir, files.weights, [&](raw_ostream &os) {

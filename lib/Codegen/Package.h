@@ -21,6 +21,9 @@ struct PackageOptions {
   std::string target = "c";
   /// Weights embedded in the source (default) or in NAME.safetensors.
   bool weightsInFile = false;
+  /// The CPU the code is tuned for (--cpu), which the package's CMake
+  /// passes to -march; empty: the host ("native").
+  std::string cpu;
 };
 
 /// Writes the package into the existing, empty folder `dir`. Emits

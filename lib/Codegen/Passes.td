@@ -49,9 +49,9 @@ def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
     amount)". The actions (OptActions.h): UPCAST(axis, n) splits output
     range r of bound N into r' of bound N/n and an `upcast` range u of
     bound n, r = r'*n + u, which tgc-expand writes out as lanes; UNROLL does
-    the same to a reduce range (`unroll` lanes); THREAD splits the
-    outermost output range into a `thread` range of n tasks (outside) and
-    the rest; PADTO pads an output range to a multiple of n and gates the
+    the same to a reduce range (`unroll` lanes); THREAD splits an
+    output range into a `thread` range of n tasks, which encloses the whole
+    body, and the rest; PADTO pads an output range to a multiple of n and gates the
     accesses past its old bound; LOCAL, GROUP and GROUPTOP make workgroup
     axes for GPU targets (plain loops in C).
 
@@ -59,7 +59,7 @@ def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
     kernel, an error if one does not apply) or else, with `heuristic`, from
     the heuristic for the SIMD width given (Heuristic.h): a vector axis
     where the reduction's loads are contiguous, a second output axis as a
-    register tile, the outermost axis of big kernels split into up to
+    register tile, and an output axis of big kernels split into up to
     `thread-tasks` tasks.
   }];
   let options = [

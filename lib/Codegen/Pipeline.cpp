@@ -123,7 +123,7 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
   Option<int64_t> threadTasks{
       *this, "thread-tasks",
       llvm::cl::desc("most tasks a big kernel is split into (0: none)"),
-      llvm::cl::init(0)};
+      llvm::cl::init(8)};
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("c, cuda or metal"),
                              llvm::cl::init("c")};

@@ -21,9 +21,10 @@ struct PipelineOptions {
   bool optimize = true;
   /// The CPU the C is for (--cpu); empty means the host.
   std::string cpu;
-  /// Most tasks the outermost axis of a big kernel is split into for the
-  /// runtime's thread pool (0: kernels are not split).
-  int64_t threadTasks = 0;
+  /// Most tasks an axis of a big kernel is split into for the runtime's
+  /// thread pool (0: kernels are not split). Eight tasks give two or four
+  /// threads equal shares and leave room to balance a busy core.
+  int64_t threadTasks = 8;
   /// "c", "cuda" or "metal".
   std::string target = "c";
 };

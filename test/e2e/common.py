@@ -8,6 +8,7 @@ TestFailure with what was expected and what happened; the script exits 1.
 
 import argparse
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -77,7 +78,14 @@ def c_compilers():
 
 
 def package_sources(folder):
-    return sorted(glob.glob(os.path.join(folder, "*.c")))
+    """The model's C sources: not the runtime files its manifest lists
+    (tgc_pool.c), which every package of a program shares."""
+    runtime = set()
+    for manifest in glob.glob(os.path.join(folder, "*.json")):
+        with open(manifest) as f:
+            runtime |= set(json.load(f).get("files", {}).get("runtime", []))
+    return sorted(path for path in glob.glob(os.path.join(folder, "*.c"))
+                  if os.path.basename(path) not in runtime)
 
 
 def save_npy(path, array):

@@ -235,7 +235,8 @@ def replace(env):
                       "--dump-ir=import")
     files = env.compile_model(env.model("cnn"), out, "--name", "second")
     check(files == sorted(["CMakeLists.txt", "second.c", "second.h",
-                           "second.json", "second_weights.c"]),
+                           "second.json", "second_weights.c", "tgc_pool.c",
+                           "tgc_pool.h"]),
           "the folder holds %s after the second compile" % files)
     left = [f for f in os.listdir(env.work) if f.startswith("out.")]
     check(not left, "temporary folders left behind: %s" % left)

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Driver/Bench.h"
 #include "Driver/Bindings.h"
 #include "Driver/Compile.h"
 #include "Driver/Diagnostics.h"
@@ -42,6 +43,8 @@ struct Arguments {
   mlir::tgc::RunOptions run;
   // verify
   mlir::tgc::VerifyOptions verify;
+  // bench
+  mlir::tgc::BenchOptions bench;
 };
 
 void addCompile(CLI::App &app, Arguments &args) {
@@ -123,6 +126,31 @@ void addVerify(CLI::App &app, Arguments &args) {
   cmd->add_flag("-v,--verbose", args.verbose, "print stage timings");
 }
 
+void addBench(CLI::App &app, Arguments &args) {
+  CLI::App *cmd = app.add_subcommand(
+      "bench", "Compile a model for this host and time it: min, median and "
+               "p90 latency");
+  cmd->add_option("MODEL", args.model,
+                  "model.onnx, a stage's .mlir dump, or a CASE folder (its "
+                  "first data set's inputs)")
+      ->required();
+  cmd->add_option("--input", args.inputs,
+                  "NAME=FILE: an input tensor, .npy or .pb (default: the "
+                  "CASE's, else made up)");
+  cmd->add_option("--threads", args.bench.threads,
+                  "threads of the runtime's pool (default 1)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--iterations", args.bench.iterations,
+                  "timed runs (default: about two seconds' worth)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--json", args.bench.json,
+                "print one JSON object: median_ms, min_ms, p90_ms, "
+                "iterations, threads, model");
+  cmd->add_flag("--no-opt", args.noOpt, "no kernel optimizations");
+  cmd->add_flag("-v,--verbose", args.verbose,
+                "print stage timings and the C compiler's command line");
+}
+
 /// Turns the NAME=VALUE arguments into driver options; false on a
 /// malformed one (reported at the model's location).
 bool bindArguments(MLIRContext &context, Arguments &args) {
@@ -162,10 +190,13 @@ bool bindArguments(MLIRContext &context, Arguments &args) {
       emitError(loc) << llvm::toString(split.takeError());
       return false;
     }
-    args.run.inputs.push_back(std::move(*split));
+    args.run.inputs.push_back(*split);
+    args.bench.inputs.push_back(std::move(*split));
   }
   args.compile.weightsInFile = args.weights == "file";
   args.compile.optimize = !args.noOpt;
+  args.bench.optimize = !args.noOpt;
+  args.bench.verbose = args.verbose;
   args.compile.verbose = args.run.verbose = args.verify.verbose = args.verbose;
   return true;
 }
@@ -186,6 +217,7 @@ int main(int argc, char **argv) {
   addCompile(app, args);
   addRun(app, args);
   addVerify(app, args);
+  addBench(app, args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &error) {
@@ -213,6 +245,9 @@ int main(int argc, char **argv) {
           << ": the emitted C is single-threaded so far; running on one";
     result = mlir::tgc::runModel(context, args.model, args.run, &printer,
                                  llvm::outs());
+  } else if (app.got_subcommand("bench")) {
+    result = mlir::tgc::benchModel(context, args.model, args.bench, &printer,
+                                   llvm::outs());
   } else {
     result = mlir::tgc::verifyModel(context, args.model, args.verify, &printer,
                                     llvm::outs());

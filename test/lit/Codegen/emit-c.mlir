@@ -111,6 +111,10 @@
 // The run function checks every pointer, then calls the kernels in order;
 // outputs no kernel writes in place are copied.
 // CHECK-LABEL: int net_run(const net_inputs *in, net_outputs *out, void *arena) {
+// CHECK-NEXT:   return net_run_parallel(in, out, arena, NULL, NULL);
+// CHECK-NEXT: }
+// CHECK-LABEL: int net_run_parallel(const net_inputs *in, net_outputs *out, void *arena,
+// CHECK-NEXT:     tgc_parallel_for_fn parallel_for, void *context) {
 // CHECK-NEXT:   unsigned char *mem = (unsigned char *)arena;
 // CHECK-NEXT:   const unsigned char *blob = net_weights;
 // CHECK-NEXT:   if (!in || !out)
@@ -121,6 +125,8 @@
 // CHECK-NEXT:     return NET_ERR_NULL;
 // CHECK-NEXT:   if ((uintptr_t)arena % NET_ARENA_ALIGN != 0)
 // CHECK-NEXT:     return NET_ERR_ALIGN;
+// CHECK-NEXT:   (void)parallel_for; /* no kernel is worth splitting */
+// CHECK-NEXT:   (void)context;
 // CHECK-NEXT:   net_r_2_4(in->input_1, (float *)(mem + 64));
 // CHECK-NEXT:   net_E_8(in->input_1, out->reduced);
 // CHECK-NEXT:   net_E_4(in->t_2d, in->int_, out->ints, out->bytes);

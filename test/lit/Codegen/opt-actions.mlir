@@ -9,7 +9,6 @@
 // RUN: tgc-opt %s --split-input-file --tgc-optimize="actions=UPCAST(1,16);UPCAST(1,2);UPCAST(0,4)" | FileCheck %s --check-prefix=SEQ
 // RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=UPCAST(2,4)" 2>&1 | FileCheck %s --check-prefix=NOTOUT
 // RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=UPCAST(1,5)" 2>&1 | FileCheck %s --check-prefix=NOTDIV
-// RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=THREAD(1,2)" 2>&1 | FileCheck %s --check-prefix=NOTOUTER
 // RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=SPLIT(1,2)" 2>&1 | FileCheck %s --check-prefix=BADNAME
 
 // UPCAST(1,8): j = j' * 8 + u, u an upcast range inside j'.
@@ -37,10 +36,10 @@
 // UNROLL-NEXT: tgc.end %[[K]]
 // UNROLL-NEXT: tgc.reduce add %{{.*}} over %[[K]], %[[U]] : f32
 
-// THREAD(0,4): the task axis outside, i = t * 2 + i'.
+// THREAD(0,4): a task range around the whole body, i = t * 2 + i'.
 // THREAD: opts = ["THREAD(0,4)"]
 // THREAD: %[[T:.*]] = tgc.range 4 thread id 3
-// THREAD-NEXT: %[[I:.*]] = tgc.range 2 global id 0
+// THREAD: %[[I:.*]] = tgc.range 2 global id 0
 // THREAD-NEXT: %[[C2:.*]] = tgc.const 2 : index
 // THREAD-NEXT: %[[TS:.*]] = tgc.mul %[[T]], %[[C2]] : index
 // THREAD-NEXT: tgc.add %[[TS]], %[[I]] : index
@@ -68,7 +67,6 @@
 
 // NOTOUT: error: 'tgc.kernel' op cannot apply UPCAST(2,4): the axis is not an output axis
 // NOTDIV: error: 'tgc.kernel' op cannot apply UPCAST(1,5): the amount does not divide the axis
-// NOTOUTER: error: 'tgc.kernel' op cannot apply THREAD(1,2): only the outermost axis can be split across threads
 // BADNAME: error: tgc-optimize: 'SPLIT(1,2)' is not an opt action, such as UPCAST(0,4)
 
 func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>) -> tensor<8x32xf32> {

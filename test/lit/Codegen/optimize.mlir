@@ -136,7 +136,7 @@ func.func @prime_length(%x: tensor<8xf32>) -> tensor<7xf32> {
 // THREADS-LABEL: func @big_matmul(
 //       THREADS:   opts = ["UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,8)", "THREAD(0,4)"]
 //       THREADS:     tgc.range 4 thread id 6
-//  THREADS-NEXT:     tgc.range 2 global id 0
+//       THREADS:     tgc.range 2 global id 0
 // Without thread-tasks, no THREAD.
 // CHECK-LABEL: func @big_matmul(
 //       CHECK:   opts = ["UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,8)"]

@@ -1,0 +1,307 @@
+//===- Bench.cpp - tgc bench: latency of a model on this host --*- C++ -*-===//
+//
+// Compiles the model the way `tgc run` does (this host, the inputs'
+// shapes), but builds a timing harness instead (BenchHarness.cpp) with the
+// package's thread pool, and leaves the statistics to this side.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/Bench.h"
+
+#include "Driver/Compile.h"
+#include "Driver/HostRunner.h"
+#include "Driver/Harness.h"
+#include "Driver/StagingDir.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
+using namespace llvm;
+using ::tgc::HostTensor;
+
+namespace mlir::tgc {
+namespace {
+
+constexpr StringLiteral kPackageName = "net";
+
+std::string joinPath(StringRef a, const Twine &b) {
+  SmallString<256> path(a);
+  sys::path::append(path, b);
+  return std::string(path);
+}
+
+LogicalResult writeFile(MLIRContext &context, StringRef path,
+                        StringRef contents) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (!ec) {
+    os << contents;
+    os.close();
+    ec = os.error();
+  }
+  if (ec)
+    return emitError(fileLoc(context, path)) << "cannot write: " << ec.message();
+  return success();
+}
+
+/// Runs `args` with stdout to `stdoutPath` and stderr to `stderrPath`;
+/// the exit status, or -1 with `error` set if it did not run.
+int execute(ArrayRef<std::string> args, StringRef stdoutPath,
+            StringRef stderrPath, std::string &error) {
+  ErrorOr<std::string> program = sys::findProgramByName(args.front());
+  if (!program) {
+    error = "'" + args.front() + "' not found";
+    return -1;
+  }
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, stdoutPath,
+                                          stderrPath};
+  int status = sys::ExecuteAndWait(*program, argRefs, std::nullopt, redirects,
+                                   0, 0, &error);
+  return status < 0 ? -1 : status;
+}
+
+std::string fileText(StringRef path, size_t most = 4000) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);
+  if (!file)
+    return "";
+  StringRef text = (*file)->getBuffer().rtrim();
+  return text.take_back(most).str();
+}
+
+/// A made-up input: uniform in [-1, 1) for floats (from a fixed
+/// generator, so runs are comparable), alternating 0 and 1 otherwise.
+FailureOr<HostTensor> makeInput(MLIRContext &context, StringRef model,
+                                const TensorSpec &spec) {
+  HostTensor tensor;
+  tensor.name = spec.name;
+  tensor.dtype = spec.dtype;
+  for (int64_t dim : spec.shape) {
+    if (dim < 0)
+      return emitError(fileLoc(context, model))
+             << "input '" << spec.name << "' has a dynamic shape "
+             << formatShape(spec.shape) << ": give it with --input "
+             << spec.name << "=FILE";
+    tensor.shape.push_back(dim);
+  }
+  int64_t count = tensor.numElements();
+  size_t size = ::tgc::dtypeSize(spec.dtype);
+  tensor.data.assign(count * size, 0);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (int64_t i = 0; i < count; ++i) {
+    uint8_t *at = &tensor.data[i * size];
+    if (spec.dtype == ::tgc::DType::Float) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      float value = (float)((state >> 40) * (1.0 / (1 << 23))) - 1.0f;
+      std::memcpy(at, &value, sizeof value);
+    } else if (spec.dtype == ::tgc::DType::Double) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      double value = (double)(state >> 11) * (1.0 / (1ull << 52)) - 1.0;
+      std::memcpy(at, &value, sizeof value);
+    } else if (spec.dtype != ::tgc::DType::Float16 &&
+               spec.dtype != ::tgc::DType::BFloat16) {
+      at[0] = i % 2; // little-endian 0 or 1 in any integer width, or bool
+    }
+  }
+  return tensor;
+}
+
+/// The first data set's input_N.pb of a CASE folder, if there is one.
+std::string caseInput(StringRef caseDir, size_t index) {
+  std::string path = joinPath(joinPath(caseDir, "test_data_set_0"),
+                              "input_" + Twine(index) + ".pb");
+  return sys::fs::exists(path) ? path : std::string();
+}
+
+} // namespace
+
+LatencyStats summarizeLatencies(ArrayRef<double> times) {
+  SmallVector<double> sorted(times.begin(), times.end());
+  llvm::sort(sorted);
+  size_t n = sorted.size();
+  auto rank = [&](double fraction) {
+    // Nearest rank: the smallest value with at least `fraction` of the
+    // runs at or below it.
+    size_t k = (size_t)std::ceil(fraction * n);
+    return sorted[std::min(n, std::max<size_t>(k, 1)) - 1];
+  };
+  LatencyStats stats;
+  stats.minMs = sorted.front();
+  stats.medianMs =
+      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  stats.p90Ms = rank(0.9);
+  stats.iterations = n;
+  return stats;
+}
+
+LogicalResult benchModel(MLIRContext &context, StringRef path,
+                         const BenchOptions &options,
+                         DiagnosticPrinter *printer, raw_ostream &out) {
+  std::string model = path.str(), caseDir;
+  if (sys::fs::is_directory(path)) {
+    caseDir = path.str();
+    model = joinPath(path, "model.onnx");
+  }
+  FailureOr<ModelSignature> signature = readSignature(context, model);
+  if (failed(signature))
+    return failure();
+
+  StringMap<std::string> given;
+  for (const auto &[name, file] : options.inputs) {
+    bool known = any_of(signature->inputs,
+                        [&](const TensorSpec &s) { return s.name == name; });
+    if (!known)
+      return emitError(fileLoc(context, file))
+             << "--input " << name << "=" << file
+             << ": the model has no input '" << name << "'";
+    if (!given.try_emplace(name, file).second)
+      return emitError(fileLoc(context, file))
+             << "--input " << name << "=" << file << ": input '" << name
+             << "' is given twice";
+  }
+
+  std::vector<HostTensor> tensors;
+  CompileOptions compileOptions;
+  compileOptions.name = kPackageName.str();
+  compileOptions.optimize = options.optimize;
+  compileOptions.verbose = options.verbose;
+  for (auto [i, spec] : enumerate(signature->inputs)) {
+    std::string file = given.lookup(spec.name);
+    if (file.empty() && !caseDir.empty())
+      file = caseInput(caseDir, i);
+    FailureOr<HostTensor> tensor = failure();
+    if (file.empty()) {
+      tensor = makeInput(context, model, spec);
+    } else {
+      ::tgc::Result<HostTensor> read = ::tgc::readTensorFile(file);
+      if (!read)
+        return emitError(fileLoc(context, file))
+               << "input '" << spec.name
+               << "': " << withoutFilePrefix(read.error(), file);
+      if (failed(checkInputTensor(context, spec, *read, file)))
+        return failure();
+      tensor = std::move(*read);
+    }
+    if (failed(tensor))
+      return failure();
+    compileOptions.inputShapes[spec.name] = tensor->shape;
+    tensors.push_back(std::move(*tensor));
+  }
+
+  Location loc = fileLoc(context, model);
+  Expected<ScratchDir> scratch = ScratchDir::create("tgc-bench");
+  if (!scratch)
+    return emitError(loc) << toString(scratch.takeError());
+  std::string packageDir = joinPath(scratch->path(), "package");
+  if (std::error_code ec = sys::fs::create_directory(packageDir))
+    return emitError(loc) << packageDir << ": " << ec.message();
+  ModelSignature compiled;
+  if (failed(compileIntoFolder(context, model, packageDir, compileOptions,
+                               printer, &compiled)))
+    return failure();
+
+  // The harness and its build: the package's sources, the pool, this CPU.
+  SmallVector<int64_t> inputBytes, outputBytes;
+  for (const TensorSpec &spec : compiled.inputs)
+    inputBytes.push_back(tensorBytes(spec));
+  for (const TensorSpec &spec : compiled.outputs)
+    outputBytes.push_back(tensorBytes(spec));
+  std::string harness = joinPath(scratch->path(), "bench.c");
+  if (failed(writeFile(context, harness,
+                       generateBenchHarness(inputBytes, outputBytes,
+                                            kPackageName))))
+    return failure();
+  const char *ccEnv = std::getenv("CC");
+  StringRef cc = ccEnv && *ccEnv ? StringRef(ccEnv) : StringRef("cc");
+  SmallVector<StringRef> ccWords;
+  cc.split(ccWords, ' ', -1, false);
+  std::vector<std::string> args(ccWords.begin(), ccWords.end());
+  for (StringRef flag : {"-std=c99", "-O3", "-march=native"})
+    args.push_back(flag.str());
+  args.push_back("-I" + packageDir);
+  args.push_back(harness);
+  std::vector<std::string> sources;
+  std::error_code ec;
+  for (sys::fs::directory_iterator it(packageDir, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (sys::path::extension(it->path()) == ".c")
+      sources.push_back(it->path());
+  llvm::sort(sources);
+  args.insert(args.end(), sources.begin(), sources.end());
+  std::string executable = joinPath(scratch->path(), "bench");
+  args.insert(args.end(), {"-o", executable, "-lm", "-pthread"});
+  if (options.verbose)
+    errs() << "tgc: " << join(args, " ") << "\n";
+  std::string ccLog = joinPath(scratch->path(), "cc.log"), error;
+  int status = execute(args, ccLog, ccLog, error);
+  if (status == -1)
+    return emitError(loc) << "cannot run the C compiler: " << error;
+  if (status != 0)
+    return emitError(loc) << "the C compiler ('" << cc << "') failed on the "
+                          << "generated code (exit status " << status
+                          << "):\n"
+                          << fileText(ccLog);
+
+  std::vector<std::string> run = {executable,
+                                  std::to_string(options.iterations),
+                                  std::to_string(options.threads)};
+  for (auto [i, tensor] : enumerate(tensors)) {
+    run.push_back(joinPath(scratch->path(), "input_" + Twine(i) + ".bin"));
+    StringRef bytes(reinterpret_cast<const char *>(tensor.data.data()),
+                    tensor.data.size());
+    if (failed(writeFile(context, run.back(), bytes)))
+      return failure();
+  }
+  std::string times = joinPath(scratch->path(), "times.txt");
+  std::string runLog = joinPath(scratch->path(), "run.log");
+  status = execute(run, times, runLog, error);
+  if (status == -1)
+    return emitError(loc) << "the compiled model did not finish: " << error;
+  if (status != 0)
+    return emitError(loc) << "the compiled model failed (exit status "
+                          << status << "): " << fileText(runLog);
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(times);
+  SmallVector<double> samples;
+  if (text) {
+    SmallVector<StringRef> lines;
+    (*text)->getBuffer().split(lines, '\n', -1, false);
+    for (StringRef line : lines) {
+      double ms;
+      if (!line.trim().getAsDouble(ms))
+        samples.push_back(ms);
+    }
+  }
+  if (samples.empty())
+    return emitError(loc) << "the timing harness reported no runs";
+  LatencyStats stats = summarizeLatencies(samples);
+
+  if (options.json) {
+    json::Object result{{"model", path.str()},
+                        {"threads", (int64_t)options.threads},
+                        {"iterations", (int64_t)stats.iterations},
+                        {"min_ms", stats.minMs},
+                        {"median_ms", stats.medianMs},
+                        {"p90_ms", stats.p90Ms}};
+    out << formatv("{0}", json::Value(std::move(result))) << "\n";
+    return success();
+  }
+  out << formatv("{0}: min {1:f3} ms, median {2:f3} ms, p90 {3:f3} ms "
+                 "({4} runs, {5} thread{6})\n",
+                 path, stats.minMs, stats.medianMs, stats.p90Ms,
+                 stats.iterations, options.threads,
+                 options.threads == 1 ? "" : "s");
+  return success();
+}
+
+} // namespace mlir::tgc

@@ -1,0 +1,67 @@
+//===- Bench.h - tgc bench: latency of a model on this host ----*- C++ -*-===//
+
+#ifndef TGC_DRIVER_BENCH_H
+#define TGC_DRIVER_BENCH_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::tgc {
+
+class DiagnosticPrinter;
+
+struct BenchOptions {
+  /// --input NAME=FILE; inputs not given come from a CASE's first data set
+  /// or are made up (uniform in [-1, 1) for floats, 0 and 1 for integers).
+  std::vector<std::pair<std::string, std::string>> inputs;
+  /// --threads: 1 runs NAME_run; more run NAME_run_parallel on a tgc_pool
+  /// of that many threads.
+  unsigned threads = 1;
+  /// --iterations: timed runs; 0 picks enough for about two seconds
+  /// (10 to 10000).
+  unsigned iterations = 0;
+  /// --json: one JSON object instead of a line of text.
+  bool json = false;
+  /// False for --no-opt.
+  bool optimize = true;
+  /// -v: stage timings and the C compiler's command line on stderr.
+  bool verbose = false;
+};
+
+/// The statistics of a list of run times in milliseconds.
+struct LatencyStats {
+  double minMs = 0, medianMs = 0, p90Ms = 0;
+  unsigned iterations = 0;
+};
+
+/// Min, median and 90th percentile (nearest rank) of `times`, which must
+/// not be empty.
+LatencyStats summarizeLatencies(llvm::ArrayRef<double> times);
+
+/// `tgc bench`: compiles `path` (a model file or a CASE folder) for this
+/// host, builds it with a timing harness (the C compiler's -O3
+/// -march=native), runs it a few times to warm up and then `iterations`
+/// times, and prints min / median / p90 latency to `out`: one line, or with
+/// `json` one object {"model", "threads", "iterations", "min_ms",
+/// "median_ms", "p90_ms"}.
+LogicalResult benchModel(MLIRContext &context, llvm::StringRef path,
+                         const BenchOptions &options,
+                         DiagnosticPrinter *printer, llvm::raw_ostream &out);
+
+/// The C source of the timing harness for package `name`, whose inputs and
+/// outputs have the given sizes in bytes: its arguments are the iteration
+/// count (0: automatic), the thread count and one raw input file per
+/// input; it prints one run time in milliseconds per line.
+std::string generateBenchHarness(llvm::ArrayRef<int64_t> inputBytes,
+                                 llvm::ArrayRef<int64_t> outputBytes,
+                                 llvm::StringRef name);
+
+} // namespace mlir::tgc
+
+#endif // TGC_DRIVER_BENCH_H

@@ -1,0 +1,68 @@
+"""e2e.bench_*: `tgc bench` on the bundled models.
+
+Its JSON carries the statistics a benchmark script reads, in order
+(min <= median <= p90), for the runs asked for; it takes a CASE folder,
+--input files, made-up inputs and a thread count; it reports a wrong
+input by name and leaves no scratch files behind.
+"""
+
+import json
+import os
+
+import numpy as np
+
+from common import check, main, save_npy
+
+
+def bench_json(env, *args):
+    _, stdout, _ = env.tgc_cmd("bench", *args, "--json")
+    lines = stdout.strip().splitlines()
+    check(len(lines) == 1, "--json printed %d lines:\n%s" % (len(lines), stdout))
+    result = json.loads(lines[0])
+    for key in ("median_ms", "min_ms", "p90_ms", "iterations", "threads"):
+        check(key in result, "no %s in %s" % (key, lines[0]))
+    check(0 < result["min_ms"] <= result["median_ms"] <= result["p90_ms"],
+          "statistics out of order: %s" % lines[0])
+    return result
+
+
+def json_output(env):
+    """A CASE folder, a set number of runs, one thread."""
+    case = os.path.join(env.source, "models", "mlp")
+    result = bench_json(env, case, "--iterations", "7")
+    check(result["iterations"] == 7, "asked for 7 runs: %s" % result)
+    check(result["threads"] == 1, "one thread by default: %s" % result)
+    env.check_no_scratch_left()
+
+
+def threads(env):
+    """Two threads run NAME_run_parallel on the runtime's pool."""
+    result = bench_json(env, env.model("resblock"), "--threads", "2",
+                        "--iterations", "5")
+    check(result["threads"] == 2, "asked for 2 threads: %s" % result)
+    check(result["iterations"] == 5, "asked for 5 runs: %s" % result)
+
+
+def inputs(env):
+    """--input files, and the text line without --json."""
+    x = save_npy(env.path("x.npy"),
+                 np.ones((1, 1, 28, 28), dtype=np.float32))
+    _, stdout, _ = env.tgc_cmd("bench", env.model("cnn"), "--input",
+                               "input=" + x, "--iterations", "3")
+    check("min" in stdout and "median" in stdout and "p90" in stdout and
+          "(3 runs, 1 thread)" in stdout, "unexpected output:\n" + stdout)
+
+
+def unknown_input(env):
+    """An --input the model does not have is an error naming it."""
+    x = save_npy(env.path("x.npy"), np.ones((1, 784), dtype=np.float32))
+    status, _, stderr = env.tgc_cmd("bench", env.model("mlp"), "--input",
+                                    "nope=" + x, expect_ok=False)
+    check(status == 1, "exit status %d" % status)
+    check("the model has no input 'nope'" in stderr,
+          "the error does not name the input:\n" + stderr)
+
+
+if __name__ == "__main__":
+    main({"json_output": json_output, "threads": threads, "inputs": inputs,
+          "unknown_input": unknown_input})

@@ -1,0 +1,99 @@
+//===- RuntimePoolTest.cpp - tests for lib/Runtime/tgc_pool.c --*- C++ -*-===//
+//
+// The thread pool that packages ship: every task runs exactly once, on
+// more than one thread when there are several, and the hook works the same
+// with no pool, no workers, or no tasks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime/tgc_pool.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Counts {
+  std::vector<std::atomic<int>> runs;
+  std::mutex lock;
+  std::set<std::thread::id> threads;
+  explicit Counts(size_t n) : runs(n) {}
+};
+
+void countTask(void *args, ptrdiff_t task) {
+  auto *counts = static_cast<Counts *>(args);
+  counts->runs[task].fetch_add(1);
+  // Long enough that an idle worker picks up a share.
+  std::this_thread::sleep_for(std::chrono::microseconds(200));
+  std::lock_guard<std::mutex> guard(counts->lock);
+  counts->threads.insert(std::this_thread::get_id());
+}
+
+bool allOnce(const Counts &counts) {
+  for (const std::atomic<int> &runs : counts.runs)
+    if (runs.load() != 1)
+      return false;
+  return true;
+}
+
+} // namespace
+
+TEST_CASE("tgc_pool runs every task once, on several threads",
+          "[runtime]") {
+  tgc_pool *pool = tgc_pool_create(3);
+  REQUIRE(pool);
+  CHECK(tgc_pool_threads(pool) == 3);
+  for (int round = 0; round < 20; ++round) {
+    Counts counts(64);
+    tgc_pool_parallel_for(pool, 64, countTask, &counts);
+    REQUIRE(allOnce(counts));
+    if (round == 19)
+      CHECK(counts.threads.size() > 1);
+  }
+  tgc_pool_destroy(pool);
+}
+
+TEST_CASE("tgc_pool without workers, tasks or a pool runs on the caller",
+          "[runtime]") {
+  tgc_pool *single = tgc_pool_create(1);
+  REQUIRE(single);
+  CHECK(tgc_pool_threads(single) == 1);
+  Counts counts(8);
+  tgc_pool_parallel_for(single, 8, countTask, &counts);
+  CHECK(allOnce(counts));
+  CHECK(counts.threads == std::set<std::thread::id>{std::this_thread::get_id()});
+  tgc_pool_destroy(single);
+
+  Counts none(8);
+  tgc_pool_parallel_for(nullptr, 8, countTask, &none);
+  CHECK(allOnce(none));
+  tgc_pool_parallel_for(nullptr, 0, countTask, &none);
+  CHECK(allOnce(none));
+  tgc_pool_destroy(nullptr);
+}
+
+TEST_CASE("tgc_pool serves callers on several threads in turn",
+          "[runtime]") {
+  tgc_pool *pool = tgc_pool_create(2);
+  REQUIRE(pool);
+  Counts a(32), b(32);
+  std::thread other([&] { tgc_pool_parallel_for(pool, 32, countTask, &b); });
+  tgc_pool_parallel_for(pool, 32, countTask, &a);
+  other.join();
+  CHECK(allOnce(a));
+  CHECK(allOnce(b));
+  tgc_pool_destroy(pool);
+}
+
+TEST_CASE("tgc_pool_create(0) starts one thread per CPU", "[runtime]") {
+  tgc_pool *pool = tgc_pool_create(0);
+  REQUIRE(pool);
+  CHECK(tgc_pool_threads(pool) >= 1);
+  tgc_pool_destroy(pool);
+}
