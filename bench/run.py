@@ -1,0 +1,375 @@
+#!/usr/bin/python3
+"""Benchmarks tgc against ONNX Runtime, PyTorch and OpenBLAS; writes
+docs/performance.md.
+
+    /usr/bin/python3 bench/run.py [--build build] [--rounds 3] [--threads 1,2]
+                                  [--out docs/performance.md] [--quick]
+
+One command does it all: installs onnxruntime-node (npm, --ignore-scripts)
+into BUILD/bench/ort, exports ResNet-18, MobileNetV2 (torchvision, random
+weights) and a 1024^3 matmul into BUILD/bench/models, then times every
+model at batch 1 (and 8 where the batch is free), on 1 and 2 threads, with
+`tgc bench`, ONNX Runtime (bench/ort_bench.js), PyTorch (bench/
+torch_bench.py, torchvision models only) and OpenBLAS (the matmul),
+alternating the engines within each round. Times on a shared machine move
+by tens of percent; only the ratios within one run are evidence, and the
+table keeps, per engine, the best median over the rounds.
+
+Needs /usr/bin/python3 with numpy, onnx, torch and torchvision (Debian
+python3-*), node and npm, and for PyTorch and the matmul peak OpenBLAS
+(Debian libopenblas0-pthread): without it PyTorch would use Debian's
+reference BLAS, 50 times slower on matmuls and no fair peer.
+"""
+
+import argparse
+import ctypes
+import datetime
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+OPENBLAS_CANDIDATES = [
+    "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+    "/usr/lib/x86_64-linux-gnu/libopenblas.so.0",
+    "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0",
+]
+
+# name, ONNX file, input shape per batch (None: no such batch), timed runs
+# per batch, engines.
+BUNDLED = [
+    ("MLP", "models/mlp/model.onnx", {1: [1, 784]}, {1: 300}),
+    ("CNN", "models/cnn/model.onnx", {1: [1, 1, 28, 28]}, {1: 300}),
+    ("ResNet block", "models/resblock/model.onnx", {1: [1, 64, 56, 56]},
+     {1: 40}),
+    ("Transformer block", "models/transformer/model.onnx", {1: [1, 128, 256]},
+     {1: 40}),
+]
+EXPORTED = [
+    ("ResNet-18", "resnet18", {1: [1, 3, 224, 224], 8: [8, 3, 224, 224]},
+     {1: 15, 8: 5}),
+    ("MobileNetV2", "mobilenet_v2", {1: [1, 3, 224, 224], 8: [8, 3, 224, 224]},
+     {1: 25, 8: 8}),
+]
+# The models the goals are stated over (batch 1).
+GOAL_MODELS = ["MLP", "CNN", "Transformer block", "ResNet-18", "MobileNetV2"]
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run_json(argv, env=None):
+    result = subprocess.run(argv, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True,
+                            env=env)
+    if result.returncode != 0:
+        raise RuntimeError("%s failed:\n%s%s" % (" ".join(argv),
+                                                 result.stdout, result.stderr))
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def install_ort(build):
+    folder = os.path.join(build, "bench", "ort")
+    module = os.path.join(folder, "node_modules", "onnxruntime-node")
+    if not os.path.isdir(module):
+        os.makedirs(folder, exist_ok=True)
+        log("installing onnxruntime-node into %s" % folder)
+        subprocess.run(["npm", "install", "--ignore-scripts", "--no-audit",
+                        "--no-fund", "--prefix", folder, "onnxruntime-node"],
+                       check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(module, "package.json")) as f:
+        version = json.load(f)["version"]
+    return os.path.join(folder, "node_modules"), version
+
+
+def find_openblas():
+    for path in OPENBLAS_CANDIDATES:
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def openblas_sgemm_ms(path, threads, n=1024, runs=10):
+    """Milliseconds of an n^3 sgemm through OpenBLAS (best of `runs`)."""
+    os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
+    lib = ctypes.CDLL(path)
+    lib.openblas_set_num_threads(threads)
+    a = np.random.default_rng(0).random((n, n), dtype=np.float32)
+    b = np.random.default_rng(1).random((n, n), dtype=np.float32)
+    c = np.zeros((n, n), dtype=np.float32)
+    ptr = lambda m: m.ctypes.data_as(ctypes.c_void_p)
+    row_major, no_trans = 101, 111
+    lib.cblas_sgemm.argtypes = [ctypes.c_int] * 6 + [
+        ctypes.c_float, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
+        ctypes.c_int, ctypes.c_float, ctypes.c_void_p, ctypes.c_int]
+    best = math.inf
+    for _ in range(runs + 2):
+        start = time.perf_counter()
+        lib.cblas_sgemm(row_major, no_trans, no_trans, n, n, n, 1.0, ptr(a),
+                        n, ptr(b), n, 0.0, ptr(c), n)
+        best = min(best, time.perf_counter() - start)
+    return best * 1e3
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"),
+                        help="build folder with bin/tgc (default: build)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs",
+                                                      "performance.md"))
+    parser.add_argument("--quick", action="store_true",
+                        help="a third of the timed runs (a smoke test)")
+    args = parser.parse_args()
+    build = os.path.abspath(args.build)
+    tgc = os.path.join(build, "bin", "tgc")
+    threads = [int(t) for t in args.threads.split(",")]
+    scale = 3 if args.quick else 1
+
+    node_path, ort_version = install_ort(build)
+    models_dir = os.path.join(build, "bench", "models")
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench",
+                                                 "export_models.py"),
+                    models_dir], check=True)
+    openblas = find_openblas()
+    torch_env = dict(os.environ)
+    if openblas:
+        torch_env["LD_PRELOAD"] = openblas
+    else:
+        log("OpenBLAS not found (apt-get install libopenblas0-pthread): no "
+            "PyTorch or OpenBLAS columns")
+
+    entries = []  # (name, path, batch, shape, iterations, torch name)
+    for name, rel, shapes, runs in BUNDLED:
+        for batch, shape in shapes.items():
+            entries.append((name, os.path.join(ROOT, rel), batch, shape,
+                            runs[batch], None))
+    for name, stem, shapes, runs in EXPORTED:
+        for batch, shape in shapes.items():
+            entries.append((name, os.path.join(models_dir, stem + ".onnx"),
+                            batch, shape, runs[batch], stem))
+    inputs_dir = os.path.join(build, "bench", "inputs")
+    os.makedirs(inputs_dir, exist_ok=True)
+
+    # results[(name, batch, threads, engine)] = [median per round]
+    results = {}
+    mins = {}
+    blas_check = None
+    for round_index in range(args.rounds):
+        for name, path, batch, shape, runs, torch_name in entries:
+            runs = max(3, runs // scale)
+            shape_text = "x".join(map(str, shape))
+            npy = os.path.join(inputs_dir, "%s_%s.npy" % (
+                os.path.basename(os.path.dirname(path)) if
+                path.endswith("model.onnx") else
+                os.path.splitext(os.path.basename(path))[0], shape_text))
+            if not os.path.exists(npy):
+                rng = np.random.default_rng(0)
+                np.save(npy, (rng.random(shape, dtype=np.float32) * 2 - 1))
+            for t in threads:
+                key = (name, batch, t)
+                log("round %d: %s batch %d, %d thread(s)" % (
+                    round_index + 1, name, batch, t))
+                tgc_result = run_json([tgc, "bench", path, "--threads", str(t),
+                                       "--iterations", str(runs), "--json",
+                                       "--input", "input=" + npy])
+                ort_result = run_json(
+                    ["node", os.path.join(ROOT, "bench", "ort_bench.js"), path,
+                     shape_text, str(t), str(runs)],
+                    env=dict(os.environ, NODE_PATH=node_path))
+                measured = {"tgc": tgc_result, "ort": ort_result}
+                if torch_name and openblas:
+                    torch_result = run_json(
+                        [sys.executable, os.path.join(ROOT, "bench",
+                                                      "torch_bench.py"),
+                         torch_name, str(batch), str(t), str(runs)],
+                        env=torch_env)
+                    measured["torch"] = torch_result
+                    blas_check = torch_result["blas_gflops"]
+                for engine, result in measured.items():
+                    results.setdefault(key + (engine,), []).append(
+                        result["median_ms"])
+                    mins[key + (engine,)] = min(
+                        mins.get(key + (engine,), math.inf), result["min_ms"])
+        # The matmul peak: tgc on the 1024^3 matmul against OpenBLAS.
+        matmul = os.path.join(models_dir, "matmul1024.onnx")
+        npy = os.path.join(inputs_dir, "matmul1024.npy")
+        if not os.path.exists(npy):
+            np.save(npy, np.random.default_rng(0).random((1024, 1024),
+                                                         dtype=np.float32))
+        for t in threads:
+            log("round %d: matmul 1024^3, %d thread(s)" % (round_index + 1, t))
+            tgc_result = run_json([tgc, "bench", matmul, "--threads", str(t),
+                                   "--iterations", str(max(3, 10 // scale)),
+                                   "--json", "--input", "input=" + npy])
+            results.setdefault(("matmul", 1, t, "tgc"), []).append(
+                tgc_result["min_ms"])
+            if openblas:
+                results.setdefault(("matmul", 1, t, "openblas"), []).append(
+                    run_json([sys.executable, "-c",
+                              "import sys, json; sys.path.insert(0, %r); "
+                              "import run; print(json.dumps({'ms': "
+                              "run.openblas_sgemm_ms(%r, %d)}))" % (
+                                  os.path.join(ROOT, "bench"), openblas, t)])
+                    ["ms"])
+
+    write_report(args, results, mins, threads, ort_version, openblas,
+                 blas_check)
+
+
+def write_report(args, results, mins, threads, ort_version, openblas,
+                 blas_check):
+    best = {key: min(values) for key, values in results.items()}
+    lines = []
+    add = lines.append
+    add("# Performance")
+    add("")
+    add("Generated by `/usr/bin/python3 bench/run.py%s` on %s (%s, %d "
+        "CPUs) on %s; rounds: %d. Do not edit by hand: run it again." % (
+            " --quick" if args.quick else "",
+            platform.node() or "this machine", cpu_model(), os.cpu_count(),
+            datetime.date.today().isoformat(), args.rounds))
+    add("")
+    add("Engines: tgc (`tgc bench`: the generated C, gcc -O3 -march=native, "
+        "NAME_run or NAME_run_parallel on the package's tgc_pool), ONNX "
+        "Runtime %s (onnxruntime-node, CPU, graph optimizations on, via node: "
+        "about 25 us per call of overhead), PyTorch %s eager with %s "
+        "(torchvision models only). Each cell is the best median latency of "
+        "the rounds in milliseconds; the engines alternate within each "
+        "round. The machine is shared (2 vCPUs, other jobs running): absolute "
+        "times move by tens of percent between runs, ratios within a run "
+        "are the evidence." % (
+            ort_version, torch_version(),
+            "OpenBLAS preloaded (torch.mm measured at %.0f GFLOP/s)" %
+            blas_check if blas_check else "no OpenBLAS found"))
+    add("")
+    add("| model | batch | threads | tgc ms | ONNX Runtime ms | PyTorch ms "
+        "| tgc / ORT |")
+    add("|---|---|---|---|---|---|---|")
+    names = []
+    for key in sorted(best, key=lambda k: (ORDER.get(k[0], 99), k[1], k[2])):
+        name, batch, t, engine = key
+        if engine != "tgc" or name == "matmul":
+            continue
+        names.append((name, batch, t))
+        ort = best.get((name, batch, t, "ort"))
+        torch_ms = best.get((name, batch, t, "torch"))
+        add("| %s | %d | %d | %.3f | %.3f | %s | %.2f |" % (
+            name, batch, t, best[key], ort,
+            "%.3f" % torch_ms if torch_ms else "-", best[key] / ort))
+    add("")
+    add("## Goals")
+    add("")
+    for t in threads:
+        ratios = [best[(n, 1, t, "tgc")] / best[(n, 1, t, "ort")]
+                  for n in GOAL_MODELS if (n, 1, t, "tgc") in best]
+        worst = max((best[(n, 1, t, "tgc")] / best[(n, 1, t, "ort")], n)
+                    for n in GOAL_MODELS if (n, 1, t, "tgc") in best)
+        add("- %d thread%s: geometric mean of tgc / ONNX Runtime over %s at "
+            "batch 1: **%.2f** (goal <= 1.0); worst: %s at %.2f (goal <= 1.5)."
+            % (t, "" if t == 1 else "s", ", ".join(GOAL_MODELS),
+               geomean(ratios), worst[1], worst[0]))
+    if 1 in threads and 2 in threads and ("ResNet-18", 1, 1, "tgc") in best:
+        add("- ResNet-18 batch 1, tgc on 2 threads against 1: **%.2fx** "
+            "faster (goal >= 1.7x; ONNX Runtime: %.2fx)." % (
+                best[("ResNet-18", 1, 1, "tgc")] /
+                best[("ResNet-18", 1, 2, "tgc")],
+                best[("ResNet-18", 1, 1, "ort")] /
+                best[("ResNet-18", 1, 2, "ort")]))
+    flops = 2 * 1024 ** 3
+    for t in threads:
+        tgc_ms = best.get(("matmul", 1, t, "tgc"))
+        blas_ms = best.get(("matmul", 1, t, "openblas"))
+        if tgc_ms:
+            add("- 1024^3 matmul (weights constant), %d thread%s: tgc %.1f "
+                "GFLOP/s%s." % (
+                    t, "" if t == 1 else "s", flops / tgc_ms / 1e6,
+                    ", OpenBLAS %.1f GFLOP/s: **%.0f%%** of OpenBLAS (goal "
+                    ">= 75%%)" % (flops / blas_ms / 1e6,
+                                  100 * blas_ms / tgc_ms) if blas_ms else
+                    " (no OpenBLAS to compare with)"))
+    add("")
+    add("Batch 8 is measured for the models exported with a free batch "
+        "dimension (ResNet-18, MobileNetV2); the bundled models are fixed at "
+        "batch 1.")
+    add("")
+    add(HOW_IT_IS_FAST)
+    text = "\n".join(lines) + "\n"
+    with open(args.out, "w") as f:
+        f.write(text)
+    print(text)
+
+
+ORDER = {name: i for i, (name, *_rest) in enumerate(BUNDLED + EXPORTED)}
+
+HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
+
+- Kernel opt actions (lib/Codegen/OptActions.cpp), chosen per kernel by the
+  heuristic (Heuristic.cpp) for the SIMD width of `--cpu` (default: the
+  host; AVX-512 here): one axis becomes the lanes of a vector where the
+  reduction's loads are contiguous, a second axis a register tile of
+  accumulators, constant weights are transposed at compile time (PACK) so
+  the vector loads them in one piece, big kernels are split into tasks
+  (THREAD). Every kernel's choice is in a comment above it (`/* opts: ... */`).
+- Vectors are GCC/clang vector extensions behind `tgc_f32x16_*` macros,
+  with a portable struct-of-array fallback (`-DTGC_VECTOR_EXTENSIONS=0`,
+  used by any other compiler). a*b+c is one fused multiply-add: clang
+  contracts it in an expression, and the source turns GCC's contraction
+  on (`#pragma GCC optimize("fp-contract=fast")`, which -std=c99 turns off).
+  clang gets `min_vector_width(512)` on kernels with 512-bit vectors,
+  without which it splits them in two on AVX-512 CPUs. exp2 is tgc's own,
+  branch-free and vectorizable (libm's exp2f call stops vectorization).
+- Flags: `tgc run`, `tgc verify` and `tgc bench` build with
+  `-std=c99 -O3 -march=native` (bench; run and verify use -O2) and
+  `-pthread`. A package's CMakeLists compiles the kernels with `-O3
+  -march=${NAME_ARCH}` (the `--cpu` given to tgc compile, else `native`;
+  `-DNAME_ARCH=` leaves the ISA to the compiler) and builds the thread pool
+  as the target `tgc_pool` (`-DNAME_THREADS=OFF` leaves it out). A plain
+  build: `cc -std=c99 -O3 -march=native -c net.c net_weights.c tgc_pool.c`
+  and link with `-lm -pthread`.
+- Threads: `NAME_run(in, out, arena)` runs on the calling thread.
+  `NAME_run_parallel(in, out, arena, parallel_for, context)` runs the
+  kernels split by THREAD through `parallel_for(context, count, fn, args)`,
+  which must call fn(args, i) for every i in [0, count) on any threads and
+  return when all are done: `tgc_pool_parallel_for` with a pool from
+  `tgc_pool_create(threads)` (tgc_pool.h), or the product's own. Neither
+  keeps state between calls: several threads may run a model at once, each
+  with its own arena.
+"""
+
+
+def torch_version():
+    try:
+        import torch
+        return torch.__version__
+    except ImportError:
+        return "(not installed)"
+
+
+if __name__ == "__main__":
+    main()
