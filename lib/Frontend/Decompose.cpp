@@ -30,6 +30,14 @@ static const DecompositionTable &getDecompositions() {
     addIndexingDecompositions(t);
     addLossDecompositions(t);
     addResizeDecompositions(t);
+    addSignalDecompositions(t);
+    addQuantizeDecompositions(t);
+    addTrainingDecompositions(t);
+    addRecurrentDecompositions(t);
+    addEinsumDecompositions(t);
+    addScatterDecompositions(t);
+    addGridSampleDecompositions(t);
+    addLinalgDecompositions(t);
     return t;
   }();
   return table;
@@ -40,14 +48,22 @@ static bool isStaticTensor(Type type) {
   return tensor && tensor.hasStaticShape();
 }
 
-/// Checks what must hold before any decomposition runs: the default
-/// domain, no subgraphs, a known op type and static tensor types.
+/// Checks what must hold before any decomposition runs: a known domain,
+/// no subgraphs, a known op type and static tensor types. Ops of other
+/// domains than the default are in the table as "domain:OpType".
 static FailureOr<DecomposeFn> lookUp(NodeContext &ctx) {
   OnnxNodeOp node = ctx.getNode();
+  std::string key = node.getOpType().str();
   if (!node.getDomain().empty()) {
-    ctx.error() << "ops of domain '" << node.getDomain()
-                << "' are not supported";
-    return failure();
+    key = node.getDomain().str() + ":" + key;
+    bool known = llvm::any_of(getDecompositions().keys(), [&](StringRef k) {
+      return k.starts_with(node.getDomain().str() + ":");
+    });
+    if (!known) {
+      ctx.error() << "ops of domain '" << node.getDomain()
+                  << "' are not supported";
+      return failure();
+    }
   }
   for (NamedAttribute attr : node.getAttrs())
     if (isa<UnitAttr>(attr.getValue())) {
@@ -55,7 +71,7 @@ static FailureOr<DecomposeFn> lookUp(NodeContext &ctx) {
                   << attr.getName().getValue() << "')";
       return failure();
     }
-  DecomposeFn fn = getDecompositions().lookup(node.getOpType());
+  DecomposeFn fn = getDecompositions().lookup(key);
   if (!fn) {
     ctx.error() << "op type '" << node.getOpType()
                 << "' is not supported (opset " << node.getOpset() << ")";

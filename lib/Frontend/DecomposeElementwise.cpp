@@ -288,6 +288,47 @@ template <Hyperbolic kind> LogicalResult decomposeHyperbolic(NodeContext &ctx) {
   return success();
 }
 
+/// The inverse trigonometric functions, from atan: asin(x) =
+/// atan(x / sqrt((1 - x)(1 + x))), acos(x) = 2 atan(sqrt((1 - x) / (1 + x))),
+/// both without cancellation near |x| = 1.
+enum class InverseTrig { Asin, Acos, Atan };
+
+template <InverseTrig kind>
+LogicalResult decomposeInverseTrig(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value one = tb.splatLike(x, 1.0);
+  Value y;
+  switch (kind) {
+  case InverseTrig::Atan:
+    y = tb.atan(x);
+    break;
+  case InverseTrig::Asin:
+    y = tb.atan(tb.div(x, tb.sqrt(tb.mul(tb.sub(one, x), tb.add(one, x)))));
+    break;
+  case InverseTrig::Acos:
+    y = tb.mul(tb.atan(tb.sqrt(tb.div(tb.sub(one, x), tb.add(one, x)))), 2.0);
+    break;
+  }
+  ctx.setResult(0, y);
+  return success();
+}
+
+/// Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+LogicalResult decomposeCelu(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X");
+  double alpha = ctx.floatAttr("alpha", 1.0f);
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value zero = tb.splatLike(x, 0);
+  Value negative = tb.mul(tb.sub(tb.exp(tb.div(x, alpha)), 1.0), alpha);
+  ctx.setResult(0, tb.add(tb.max(x, zero), tb.min(negative, zero)));
+  return success();
+}
+
 LogicalResult decomposeTan(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "input");
   if (!x)
@@ -323,6 +364,29 @@ LogicalResult decomposeClip(NodeContext &ctx) {
   return success();
 }
 
+/// C's fmod: a - trunc(a / b) * b. Narrower floats compute in f64, where the
+/// product is exact; a quotient rounded across an integer leaves a
+/// remainder of the wrong sign or size, which one more step of b corrects.
+Value floatRemainder(TensorBuilder &tb, Value a, Value b) {
+  Type element = TensorBuilder::elementTypeOf(a);
+  Type f64 = tb.getBuilder().getF64Type();
+  Value x = tb.cast(a, f64), y = tb.cast(b, f64);
+  Value rem = tb.sub(x, tb.mul(tb.trunc(tb.div(x, y)), y));
+  Value zero = tb.splatLike(rem, 0);
+  Value ay = tb.abs(y);
+  // The remainder has a's sign and |rem| < |b|.
+  Value signed_ = tb.where(tb.lt(x, tb.splatLike(x, 0)), tb.neg(ay), ay);
+  Value wrongSign = tb.logicalAnd(tb.ne(rem, zero),
+                                  tb.logicalXor(tb.lt(rem, zero),
+                                                tb.lt(x, tb.splatLike(x, 0))));
+  rem = tb.where(wrongSign, tb.add(rem, signed_), rem);
+  Value tooBig = tb.le(ay, tb.abs(rem));
+  rem = tb.where(tooBig, tb.sub(rem, signed_), rem);
+  // fmod(x, inf) = x; fmod(inf, y) and fmod(x, 0) are NaN already.
+  rem = tb.where(tb.eq(ay, tb.splatLike(ay, INFINITY)), x, rem);
+  return tb.cast(rem, element);
+}
+
 /// Mod: C remainder for fmod=1, the divisor's sign for fmod=0 (integers).
 LogicalResult decomposeMod(NodeContext &ctx) {
   Value a = ctx.requiredInput(0, "A"), b = ctx.requiredInput(1, "B");
@@ -331,8 +395,12 @@ LogicalResult decomposeMod(NodeContext &ctx) {
     return failure();
   TensorBuilder &tb = ctx.tb();
   if (TensorBuilder::isFloat(a)) {
-    ctx.error() << "Mod of floating-point values is not supported";
-    return failure();
+    if (fmod != 1) {
+      ctx.error() << "floating-point Mod needs fmod = 1";
+      return failure();
+    }
+    ctx.setResult(0, floatRemainder(tb, a, b));
+    return success();
   }
   OpBuilder &builder = tb.getBuilder();
   ArrayRef<int64_t> shape = ctx.resultType(0).getShape();
@@ -557,6 +625,10 @@ void mlir::tgc::addElementwiseDecompositions(DecompositionTable &table) {
   table["Asinh"] = decomposeHyperbolic<Hyperbolic::Asinh>;
   table["Acosh"] = decomposeHyperbolic<Hyperbolic::Acosh>;
   table["Atanh"] = decomposeHyperbolic<Hyperbolic::Atanh>;
+  table["Asin"] = decomposeInverseTrig<InverseTrig::Asin>;
+  table["Acos"] = decomposeInverseTrig<InverseTrig::Acos>;
+  table["Atan"] = decomposeInverseTrig<InverseTrig::Atan>;
+  table["Celu"] = decomposeCelu;
   table["Shrink"] = decomposeShrink;
   table["IsNaN"] = unaryOp<&TB::isNan>;
   table["IsInf"] = decomposeIsInf;

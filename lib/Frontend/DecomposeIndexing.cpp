@@ -317,6 +317,42 @@ LogicalResult decomposeOneHot(NodeContext &ctx) {
   return success();
 }
 
+/// Compress: the slices along `axis` (of the flattened input without one)
+/// where the constant condition is true.
+LogicalResult decomposeCompress(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "input");
+  Value condition = ctx.requiredInput(1, "condition");
+  if (!x || !condition)
+    return failure();
+  auto values = ctx.constValues(1, "condition");
+  if (failed(values))
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  int64_t axis = 0;
+  if (ctx.hasAttr("axis")) {
+    auto normalized =
+        ctx.normalizeAxis(ctx.intAttr("axis", 0), TensorBuilder::rankOf(x));
+    if (failed(normalized))
+      return failure();
+    axis = *normalized;
+  } else {
+    x = tb.reshape(x, {TensorBuilder::numElements(TensorBuilder::shapeOf(x))});
+  }
+  SmallVector<int64_t> kept;
+  int64_t dim = TensorBuilder::shapeOf(x)[axis];
+  for (auto [i, v] : llvm::enumerate(**values)) {
+    if (v != 0 && (int64_t)i >= dim) {
+      ctx.error() << "condition selects slice " << i << " of a dim of size "
+                  << dim;
+      return failure();
+    }
+    if (v != 0)
+      kept.push_back(i);
+  }
+  ctx.setResult(0, tb.take(x, axis, kept));
+  return success();
+}
+
 /// Split: the sizes are the result types' dims along the axis; a given
 /// split (attribute, input or num_outputs) must agree with them.
 LogicalResult decomposeSplit(NodeContext &ctx) {
@@ -492,5 +528,6 @@ void mlir::tgc::addIndexingDecompositions(DecompositionTable &table) {
   table["GatherElements"] = decomposeGatherElements;
   table["OneHot"] = decomposeOneHot;
   table["Split"] = decomposeSplit;
+  table["Compress"] = decomposeCompress;
   table["Pad"] = decomposePad;
 }

@@ -139,40 +139,47 @@ Value perChannel(TensorBuilder &tb, Value param, int64_t rank) {
   return tb.reshape(param, shape);
 }
 
-LogicalResult decomposeConv(NodeContext &ctx) {
-  Value x = ctx.requiredInput(0, "X"), w = ctx.requiredInput(1, "W");
-  Value bias = ctx.input(2);
-  if (!x || !w)
-    return failure();
+} // namespace
+
+Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w) {
   int64_t rank = TensorBuilder::rankOf(x);
   if (rank < 3 || TensorBuilder::rankOf(w) != rank) {
     ctx.error() << "needs input and weight of the same rank >= 3";
-    return failure();
+    return {};
   }
   size_t n = rank - 2;
   SmallVector<int64_t> kernel(TensorBuilder::shapeOf(w).drop_front(2));
   if (auto given = ctx.intsAttr("kernel_shape"); given && *given != kernel) {
     ctx.error() << "'kernel_shape' differs from the weight's shape";
-    return failure();
+    return {};
   }
   auto strides = perDim(ctx, "strides", n, 1);
   auto dilations = perDim(ctx, "dilations", n, 1);
   if (failed(strides) || failed(dilations))
-    return failure();
+    return {};
   auto pads = spatialPads(ctx, TensorBuilder::shapeOf(x).drop_front(2), kernel,
                           *strides, *dilations);
   if (failed(pads))
-    return failure();
+    return {};
   TensorBuilder::ConvOptions options;
   options.groups = ctx.intAttr("group", 1);
   options.strides = *strides;
   options.dilations = *dilations;
   options.padLow = pads->first;
   options.padHigh = pads->second;
-  TensorBuilder &tb = ctx.tb();
-  Value y = tb.conv(x, w, options);
+  return ctx.tb().conv(x, w, options);
+}
+
+namespace {
+
+LogicalResult decomposeConv(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "X"), w = ctx.requiredInput(1, "W");
+  Value bias = ctx.input(2);
+  if (!x || !w)
+    return failure();
+  Value y = convolveWithAttrs(ctx, x, w);
   if (bias)
-    y = tb.add(y, perChannel(tb, bias, rank));
+    y = ctx.tb().add(y, perChannel(ctx.tb(), bias, TensorBuilder::rankOf(x)));
   ctx.setResult(0, y);
   return success();
 }
@@ -299,6 +306,68 @@ LogicalResult decomposeConvTranspose(NodeContext &ctx) {
   return success();
 }
 
+/// MaxPool's Indices: the flat index into x of the first maximum of each
+/// window (row-major, or column-major in the spatial dims with
+/// storage_order 1). A constant grid of spatial positions is pooled like
+/// the input; the window's argmax picks from it.
+Value maxPoolIndices(NodeContext &ctx, Value x, Value windows,
+                     ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                     ArrayRef<int64_t> extra, ArrayRef<int64_t> kernel,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                     bool columnMajor) {
+  TensorBuilder &tb = ctx.tb();
+  ArrayRef<int64_t> shape = TensorBuilder::shapeOf(x);
+  int64_t rank = shape.size(), n = rank - 2;
+  ArrayRef<int64_t> spatial = shape.drop_front(2);
+  int64_t plane = TensorBuilder::numElements(spatial);
+  Type si64 = tb.getBuilder().getIntegerType(64, /*isSigned=*/true);
+  // Position of every spatial element, in the storage order.
+  SmallVector<Attribute> positions;
+  SmallVector<int64_t> index(n, 0);
+  for (int64_t flat = 0; flat < plane; ++flat) {
+    int64_t pos = 0;
+    if (columnMajor)
+      for (int64_t d = n - 1; d >= 0; --d)
+        pos = pos * spatial[d] + index[d];
+    else
+      for (int64_t d = 0; d < n; ++d)
+        pos = pos * spatial[d] + index[d];
+    positions.push_back(IntegerAttr::get(si64, pos));
+    for (int64_t d = n - 1; d >= 0 && ++index[d] == spatial[d]; --d)
+      index[d] = 0;
+  }
+  SmallVector<int64_t> gridShape{1, 1};
+  llvm::append_range(gridShape, spatial);
+  Value grid = tb.constant(DenseElementsAttr::get(
+      RankedTensorType::get(gridShape, si64), positions));
+  SmallVector<int64_t> none(rank, 0);
+  Value padded = tb.pad(tb.pad(grid, low, high), none, extra);
+  Value gridWindows = tb.pool(padded, kernel, strides, dilations);
+  // Flatten the window dims, take the first max, pick its position.
+  ArrayRef<int64_t> ws = TensorBuilder::shapeOf(windows);
+  SmallVector<int64_t> flatShape(ws.take_front(rank));
+  int64_t taps = TensorBuilder::numElements(ws.drop_front(rank));
+  flatShape.push_back(taps);
+  Value flatWindows = tb.reshape(windows, flatShape);
+  Value first = tb.argExtreme(flatWindows, rank, /*keepdim=*/true,
+                              /*isMax=*/true, /*last=*/false, si64);
+  SmallVector<int64_t> gridFlat(TensorBuilder::shapeOf(gridWindows).take_front(
+      rank));
+  gridFlat.push_back(taps);
+  SmallVector<int64_t> tapView(rank + 1, 1);
+  tapView[rank] = taps;
+  Value hit = tb.eq(first, tb.reshape(tb.arange(taps, si64), tapView));
+  Value picked = tb.sum(
+      tb.where(hit, tb.reshape(gridWindows, gridFlat), tb.splat(si64, {}, 0)),
+      {rank}, false);
+  // Plus the offset of the (n, c) plane.
+  SmallVector<int64_t> planeView{shape[0], shape[1]};
+  planeView.append(n, 1);
+  Value planes = tb.reshape(tb.arange(shape[0] * shape[1], si64), planeView);
+  Value offset = tb.mul(planes, tb.splatLike(planes, plane));
+  return tb.add(picked, offset);
+}
+
 /// MaxPool and AveragePool. The output size comes from the node's result
 /// type; with ceil_mode the windows that hang over the end see extra
 /// padding that never counts.
@@ -328,13 +397,7 @@ template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
     return failure();
   bool ceilMode = ctx.intAttr("ceil_mode", 0) != 0;
   bool includePad = ctx.intAttr("count_include_pad", 0) != 0;
-  if (isMax) {
-    ctx.ignoreAttr("storage_order"); // only for the Indices output
-    if (ctx.numResults() > 1 && ctx.resultUsed(1)) {
-      ctx.error() << "the Indices output is not supported";
-      return failure();
-    }
-  }
+  bool columnMajor = isMax && ctx.intAttr("storage_order", 0) != 0;
 
   if (ctx.resultType(0).getRank() != rank) {
     ctx.error() << "declares a result of rank " << ctx.resultType(0).getRank()
@@ -362,6 +425,10 @@ template <bool isMax> LogicalResult decomposePool(NodeContext &ctx) {
     Value padded = tb.pad(tb.pad(x, low, high, lowest), none, extra, lowest);
     Value windows = tb.pool(padded, *kernel, *strides, *dilations);
     ctx.setResult(0, tb.reduceMax(windows, windowAxes, false));
+    if (ctx.numResults() > 1 && ctx.resultUsed(1))
+      ctx.setResult(1, maxPoolIndices(ctx, x, windows, low, high, extra,
+                                      *kernel, *strides, *dilations,
+                                      columnMajor));
     return success();
   }
   // Average: the divisor counts the window's elements inside the input
@@ -410,19 +477,20 @@ LogicalResult decomposeBatchNorm(NodeContext &ctx) {
   Value mean = ctx.requiredInput(3, "input_mean");
   Value var = ctx.requiredInput(4, "input_var");
   double epsilon = ctx.floatAttr("epsilon", 1e-5f);
-  ctx.ignoreAttr("momentum");        // only updates running statistics
+  double momentum = ctx.floatAttr("momentum", 0.9f);
   ctx.ignoreAttr("consumed_inputs"); // opset 1 bookkeeping
   bool isTest = ctx.intAttr("is_test", 1) != 0;
   bool training = ctx.intAttr("training_mode", 0) != 0;
-  if (!isTest || training) {
-    ctx.error() << "training mode is not supported";
+  if (!isTest) {
+    ctx.error() << "training mode through is_test = 0 (before opset 7) is "
+                   "not supported";
     return failure();
   }
   if (ctx.intAttr("spatial", 1) != 1) {
     ctx.error() << "spatial = 0 is not supported";
     return failure();
   }
-  for (unsigned i = 1; i < ctx.numResults(); ++i)
+  for (unsigned i = 1; i < ctx.numResults() && !training; ++i)
     if (ctx.resultUsed(i)) {
       ctx.error() << "the running statistics outputs need training mode";
       return failure();
@@ -432,6 +500,29 @@ LogicalResult decomposeBatchNorm(NodeContext &ctx) {
     return failure();
   TensorBuilder &tb = ctx.tb();
   int64_t rank = TensorBuilder::rankOf(x);
+  if (training) {
+    // The batch's own statistics (population variance) normalize; the
+    // running ones move toward them by 1 - momentum.
+    SmallVector<int64_t> axes{0};
+    for (int64_t i = 2; i < rank; ++i)
+      axes.push_back(i);
+    Value batchMean = tb.mean(x, axes, true);
+    Value centered = tb.sub(x, batchMean);
+    Value batchVar = tb.mean(tb.mul(centered, centered), axes, true);
+    Value invStd = tb.recip(tb.sqrt(tb.add(batchVar, epsilon)));
+    Value y = tb.mul(tb.mul(centered, invStd), perChannel(tb, scale, rank));
+    ctx.setResult(0, tb.add(y, perChannel(tb, bias, rank)));
+    int64_t channels = TensorBuilder::shapeOf(x)[1];
+    auto running = [&](Value old, Value batch) {
+      return tb.add(tb.mul(old, momentum),
+                    tb.mul(tb.reshape(batch, {channels}), 1 - momentum));
+    };
+    if (ctx.numResults() > 1)
+      ctx.setResult(1, running(mean, batchMean));
+    if (ctx.numResults() > 2)
+      ctx.setResult(2, running(var, batchVar));
+    return success();
+  }
   Value invStd = tb.recip(tb.sqrt(tb.add(var, epsilon)));
   Value factor = perChannel(tb, tb.mul(scale, invStd), rank);
   Value centered = tb.sub(x, perChannel(tb, mean, rank));

@@ -112,9 +112,21 @@ void addElementwiseDecompositions(DecompositionTable &table);
 void addReduceDecompositions(DecompositionTable &table);
 void addNNDecompositions(DecompositionTable &table);
 void addShapeDecompositions(DecompositionTable &table);
+/// The convolution of `x` by `w` with the node's Conv attributes (strides,
+/// dilations, pads or auto_pad, group, kernel_shape); null after an error.
+Value convolveWithAttrs(NodeContext &ctx, Value x, Value w);
+
 void addIndexingDecompositions(DecompositionTable &table);
 void addLossDecompositions(DecompositionTable &table);
 void addResizeDecompositions(DecompositionTable &table);
+void addSignalDecompositions(DecompositionTable &table);
+void addQuantizeDecompositions(DecompositionTable &table);
+void addTrainingDecompositions(DecompositionTable &table);
+void addRecurrentDecompositions(DecompositionTable &table);
+void addEinsumDecompositions(DecompositionTable &table);
+void addScatterDecompositions(DecompositionTable &table);
+void addGridSampleDecompositions(DecompositionTable &table);
+void addLinalgDecompositions(DecompositionTable &table);
 
 } // namespace mlir::tgc
 

@@ -107,6 +107,20 @@ private:
 
 } // namespace
 
+/// Gives a name to every omitted output that a named one follows (an LSTM
+/// whose Y is omitted but Y_h used), so that shape inference types it too.
+static void nameOmittedOutputs(onnx::GraphProto &graph) {
+  for (auto [index, node] : llvm::enumerate(*graph.mutable_node())) {
+    int last = node.output_size() - 1;
+    while (last >= 0 && node.output(last).empty())
+      --last;
+    for (int i = 0; i < last; ++i)
+      if (node.output(i).empty())
+        node.set_output(i, "tgc.omitted." + std::to_string(index) + "." +
+                               std::to_string(i));
+  }
+}
+
 LogicalResult Importer::parse(StringRef bytes) {
   if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
     return fileError()
@@ -125,6 +139,7 @@ LogicalResult Importer::parse(StringRef bytes) {
   if (failed(bindConstantInputs(*model.mutable_graph(), options.constantInputs,
                                 fileLoc)))
     return failure();
+  nameOmittedOutputs(*model.mutable_graph());
   for (const auto &init : model.graph().initializer())
     initializerNames.insert(init.name());
   return success();
@@ -454,8 +469,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     slots.push_back(i);
   }
 
-  // Omitted trailing outputs are dropped; an omitted output followed by a
-  // used one would need a type nobody inferred.
+  // Omitted trailing outputs are dropped; nameOmittedOutputs named the
+  // others.
   int numOutputs = node.output_size();
   while (numOutputs > 0 && node.output(numOutputs - 1).empty())
     --numOutputs;

@@ -3,7 +3,8 @@
 // A small evaluator for the integer ops exporters use to compute shapes. It
 // works on the protobuf graph, before any MLIR exists, because its results
 // feed ONNX shape inference. Values are held as int64 whatever their ONNX
-// type (INT32, INT64 or BOOL); anything else is left alone.
+// type (INT32, INT64, BOOL, or FLOAT and DOUBLE holding whole numbers, as
+// in a Range over a float size); anything else is left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -43,9 +45,25 @@ int64_t product(ArrayRef<int64_t> dims) {
   return n;
 }
 
+bool isFloatType(int32_t dataType) {
+  return dataType == TensorProto::FLOAT || dataType == TensorProto::DOUBLE;
+}
+
 bool isFoldableType(int32_t dataType) {
   return dataType == TensorProto::INT64 || dataType == TensorProto::INT32 ||
-         dataType == TensorProto::BOOL;
+         dataType == TensorProto::BOOL || isFloatType(dataType);
+}
+
+/// Whole numbers a float type holds exactly (and the folder keeps).
+constexpr int64_t kMaxExactFloat = int64_t(1) << 24;
+
+/// `v` as a whole number, if it is one a FLOAT represents exactly.
+std::optional<int64_t> wholeNumber(double v) {
+  // -0.0 stays out: as an integer it would lose its sign.
+  if (!(std::abs(v) <= kMaxExactFloat) || v != std::trunc(v) ||
+      (v == 0 && std::signbit(v)))
+    return std::nullopt;
+  return static_cast<int64_t>(v);
 }
 
 /// Row-major strides of `dims`.
@@ -83,7 +101,38 @@ std::optional<Const> readTensor(const TensorProto &tensor) {
   int64_t count = product(c.dims);
   if (count > kMaxFoldedElements)
     return std::nullopt;
-  if (tensor.has_raw_data()) {
+  if (isFloatType(c.dataType)) {
+    // Only whole numbers fold; any other value leaves the tensor alone.
+    SmallVector<double> values;
+    bool isDouble = c.dataType == TensorProto::DOUBLE;
+    size_t size = isDouble ? 8 : 4;
+    if (tensor.has_raw_data()) {
+      const std::string &raw = tensor.raw_data();
+      if (raw.size() != static_cast<size_t>(count) * size)
+        return std::nullopt;
+      for (int64_t i = 0; i < count; ++i) {
+        if (isDouble) {
+          double v;
+          std::memcpy(&v, raw.data() + 8 * i, 8);
+          values.push_back(v);
+        } else {
+          float v;
+          std::memcpy(&v, raw.data() + 4 * i, 4);
+          values.push_back(v);
+        }
+      }
+    } else if (isDouble) {
+      values.assign(tensor.double_data().begin(), tensor.double_data().end());
+    } else {
+      values.assign(tensor.float_data().begin(), tensor.float_data().end());
+    }
+    for (double v : values) {
+      std::optional<int64_t> whole = wholeNumber(v);
+      if (!whole)
+        return std::nullopt;
+      c.values.push_back(*whole);
+    }
+  } else if (tensor.has_raw_data()) {
     const std::string &raw = tensor.raw_data();
     size_t size = c.dataType == TensorProto::INT64   ? 8
                   : c.dataType == TensorProto::INT32 ? 4
@@ -185,12 +234,15 @@ std::optional<Const> elementwise(
   return out;
 }
 
-/// Wraps `v` to the range of `dataType`, as a cast to it would.
-int64_t wrapTo(int64_t v, int32_t dataType) {
+/// Wraps `v` to the range of `dataType`, as a cast to it would; nullopt
+/// for a float type that would not hold it exactly.
+std::optional<int64_t> wrapTo(int64_t v, int32_t dataType) {
   if (dataType == TensorProto::INT32)
     return static_cast<int32_t>(v);
   if (dataType == TensorProto::BOOL)
     return v != 0;
+  if (isFloatType(dataType) && (v > kMaxExactFloat || v < -kMaxExactFloat))
+    return std::nullopt;
   return v;
 }
 
@@ -454,6 +506,8 @@ std::optional<Const> Folder::evalBinary(const NodeProto &node) {
         return wrapTo(a * b, type);
       if (b == 0 || (a == INT64_MIN && b == -1))
         return std::nullopt;
+      if (isFloatType(type) && a % b != 0)
+        return std::nullopt; // not a whole number
       return wrapTo(a / b, type); // C division: toward zero
     });
   }
@@ -544,8 +598,12 @@ std::optional<Const> Folder::evaluate(const NodeProto &node) {
       return std::nullopt;
     Const out = *data;
     out.dataType = to;
-    for (int64_t &v : out.values)
-      v = wrapTo(v, out.dataType);
+    for (int64_t &v : out.values) {
+      std::optional<int64_t> wrapped = wrapTo(v, out.dataType);
+      if (!wrapped)
+        return std::nullopt;
+      v = *wrapped;
+    }
     return out;
   }
   if (op == "Expand") {
@@ -598,6 +656,10 @@ NodeProto makeConstantNode(const std::string &name, const std::string &output,
   for (int64_t v : c.values) {
     if (c.dataType == TensorProto::INT64)
       tensor->add_int64_data(v);
+    else if (c.dataType == TensorProto::FLOAT)
+      tensor->add_float_data(static_cast<float>(v));
+    else if (c.dataType == TensorProto::DOUBLE)
+      tensor->add_double_data(static_cast<double>(v));
     else
       tensor->add_int32_data(static_cast<int32_t>(v));
   }

@@ -140,6 +140,9 @@ public:
   Value tanh(Value x);
   /// |error| < 2e-7 on floats (Abramowitz & Stegun 7.1.26).
   Value erf(Value x);
+  /// Arc tangent, within a few float ulps (odd polynomial after reducing
+  /// |x| to [0, tan(pi/8)]); NaN stays NaN, +-inf give +-pi/2.
+  Value atan(Value x);
 
   /// Comparisons give i1 tensors.
   Value lt(Value a, Value b);

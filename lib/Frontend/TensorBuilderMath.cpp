@@ -243,6 +243,32 @@ Value TensorBuilder::erf(Value x) {
   return where(negative, neg(y), y);
 }
 
+Value TensorBuilder::atan(Value x) {
+  if (!x)
+    return {};
+  // On |x|: above tan(3pi/8) atan = pi/2 - atan(1/|x|); above tan(pi/8)
+  // atan = pi/4 + atan((|x| - 1) / (|x| + 1)); then a minimax polynomial
+  // (Cephes' atanf) on what is left, and the sign of x restored.
+  Value ax = abs(x);
+  Value one = splatLike(x, 1.0);
+  Value big = lt(splatLike(x, 2.414213562373095), ax);
+  Value mid = lt(splatLike(x, 0.4142135623730950), ax);
+  Value reduced =
+      where(big, neg(recip(ax)),
+            where(mid, div(sub(ax, one), add(ax, one)), ax));
+  Value offset = where(big, splatLike(x, M_PI_2),
+                       where(mid, splatLike(x, M_PI_4), splatLike(x, 0.0)));
+  Value z = mul(reduced, reduced);
+  static constexpr double c[4] = {8.05374449538e-2, -1.38776856032e-1,
+                                  1.99777106478e-1, -3.33329491539e-1};
+  Value poly = splatLike(x, c[0]);
+  for (int i = 1; i < 4; ++i)
+    poly = add(mul(poly, z), c[i]);
+  Value y = add(offset, add(mul(mul(poly, z), reduced), reduced));
+  Value negative = lt(x, splatLike(x, 0));
+  return where(negative, neg(y), y);
+}
+
 Value TensorBuilder::lt(Value a, Value b) { return compare<CmpltOp>(a, b); }
 Value TensorBuilder::eq(Value a, Value b) { return compare<CmpeqOp>(a, b); }
 Value TensorBuilder::ne(Value a, Value b) { return compare<CmpneOp>(a, b); }

@@ -84,3 +84,21 @@
 // RUN:   test_resize_downsample_scales_cubic_align_corners+frozen:1 \
 // RUN:   | FileCheck %s --check-prefix=RESIZE
 // RESIZE: 6 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_atan test_acos test_asin test_mod_mixed_sign_float32 test_celu test_quantizelinear_axis \
+// RUN:   test_dequantizelinear_axis test_dynamicquantizelinear test_qlinearmatmul_2D test_qlinearconv \
+// RUN:   test_adagrad test_momentum test_adam \
+// RUN:   | FileCheck %s --check-prefix=MATH
+// MATH: 13 passed, 0 failed
+
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
+// RUN:   test_gru_defaults test_lstm_with_peepholes test_simple_rnn_with_initial_bias \
+// RUN:   test_einsum_batch_diagonal test_einsum_batch_matmul test_scatternd_multiply \
+// RUN:   test_scatter_elements_with_negative_indices test_gathernd_example_int32_batch_dim1 \
+// RUN:   test_top_k_smallest+frozen test_gridsample_reflection_padding test_det_nd \
+// RUN:   test_reversesequence_batch test_maxunpool_export_with_output_shape+frozen \
+// RUN:   test_maxpool_with_argmax_2d_precomputed_pads test_batchnorm_example_training_mode \
+// RUN:   test_compress_0+frozen:1 \
+// RUN:   | FileCheck %s --check-prefix=INDEXING
+// INDEXING: 16 passed, 0 failed

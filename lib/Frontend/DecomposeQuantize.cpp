@@ -1,0 +1,297 @@
+//===- DecomposeQuantize.cpp - linear quantization --------------*- C++ -*-===//
+//
+// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and the integer
+// ops (MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv). Integer
+// products accumulate exactly in int32 (through the usual matmul and conv
+// decompositions); requantization is round-half-to-even of acc * scale,
+// plus the zero point, saturated to the output type, as ONNX Runtime does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Frontend/Decomposition.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+namespace {
+
+/// `param` (a scalar, or 1-D with one value per slice of `axis`) shaped to
+/// broadcast against a rank-`rank` tensor with `dim` elements along `axis`.
+Value alongAxis(NodeContext &ctx, Value param, int64_t axis, int64_t rank,
+                int64_t dim) {
+  if (!param)
+    return {};
+  int64_t n = TensorBuilder::numElements(TensorBuilder::shapeOf(param));
+  if (TensorBuilder::rankOf(param) == 0 || n == 1)
+    return ctx.tb().reshape(param, {});
+  if (TensorBuilder::rankOf(param) != 1 || n != dim) {
+    ctx.error() << "a scale or zero point must be a scalar or hold one value "
+                << "per slice of axis " << axis << " (" << dim << "), not "
+                << TensorBuilder::typeOf(param);
+    return {};
+  }
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  return ctx.tb().reshape(param, shape);
+}
+
+/// The saturating range of an integer type.
+std::pair<double, double> rangeOf(Type element) {
+  auto integer = cast<IntegerType>(element);
+  unsigned width = integer.getWidth();
+  if (integer.isUnsigned())
+    return {0, std::ldexp(1.0, width) - 1};
+  return {-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1};
+}
+
+/// saturate(round(value) + zeroPoint) in `element`; `value` is f32.
+Value requantize(TensorBuilder &tb, Value value, Value zeroPoint,
+                 Type element) {
+  Value y = tb.round(value);
+  if (zeroPoint)
+    y = tb.add(y, tb.cast(zeroPoint, TensorBuilder::elementTypeOf(y)));
+  auto [lo, hi] = rangeOf(element);
+  y = tb.min(tb.max(y, tb.splatLike(y, lo)), tb.splatLike(y, hi));
+  return tb.cast(y, element);
+}
+
+/// The normalized `axis` attribute (default 1) of an op whose `scale` may
+/// be per axis; 0 when the scale is one value (then the axis is unused).
+FailureOr<int64_t> quantAxis(NodeContext &ctx, Value x, Value scale) {
+  int64_t rank = TensorBuilder::rankOf(x);
+  int64_t axis = ctx.intAttr("axis", 1);
+  if (TensorBuilder::numElements(TensorBuilder::shapeOf(scale)) == 1 &&
+      TensorBuilder::rankOf(scale) <= 1)
+    return 0;
+  return ctx.normalizeAxis(axis, rank);
+}
+
+/// y = saturate(round(x / scale) + zero_point)
+LogicalResult decomposeQuantizeLinear(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "x");
+  Value scale = ctx.requiredInput(1, "y_scale");
+  Value zeroPoint = ctx.input(2);
+  ctx.ignoreAttr("saturate"); // only for 8-bit float outputs
+  if (!x || !scale)
+    return failure();
+  FailureOr<int64_t> axis = quantAxis(ctx, x, scale);
+  if (failed(axis))
+    return failure();
+  Type element = ctx.resultType(0).getElementType();
+  if (!isa<IntegerType>(element) || element.isInteger(1)) {
+    ctx.error() << "quantizing to " << element << " is not supported";
+    return failure();
+  }
+  TensorBuilder &tb = ctx.tb();
+  int64_t rank = TensorBuilder::rankOf(x);
+  int64_t dim = rank ? TensorBuilder::shapeOf(x)[*axis] : 1;
+  Value s = alongAxis(ctx, scale, *axis, rank, dim);
+  Value z = alongAxis(ctx, zeroPoint, *axis, rank, dim);
+  if (!s || (zeroPoint && !z))
+    return failure();
+  Type f32 = tb.getBuilder().getF32Type();
+  Value scaled = tb.div(tb.cast(x, f32), tb.cast(s, f32));
+  ctx.setResult(0, requantize(tb, scaled, z, element));
+  return success();
+}
+
+/// y = (x - zero_point) * scale
+LogicalResult decomposeDequantizeLinear(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "x");
+  Value scale = ctx.requiredInput(1, "x_scale");
+  Value zeroPoint = ctx.input(2);
+  if (!x || !scale)
+    return failure();
+  FailureOr<int64_t> axis = quantAxis(ctx, x, scale);
+  if (failed(axis))
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  int64_t rank = TensorBuilder::rankOf(x);
+  int64_t dim = rank ? TensorBuilder::shapeOf(x)[*axis] : 1;
+  Value s = alongAxis(ctx, scale, *axis, rank, dim);
+  Value z = alongAxis(ctx, zeroPoint, *axis, rank, dim);
+  if (!s || (zeroPoint && !z))
+    return failure();
+  Type out = ctx.resultType(0).getElementType();
+  Value v = tb.cast(x, out);
+  if (z)
+    v = tb.sub(v, tb.cast(z, out));
+  ctx.setResult(0, tb.mul(v, tb.cast(s, out)));
+  return success();
+}
+
+/// DynamicQuantizeLinear: uint8 quantization over [min(0, min x),
+/// max(0, max x)]; also returns the scale and zero point.
+LogicalResult decomposeDynamicQuantizeLinear(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "x");
+  if (!x)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  SmallVector<int64_t> all;
+  for (int64_t i = 0; i < TensorBuilder::rankOf(x); ++i)
+    all.push_back(i);
+  Value zero = tb.splat(TensorBuilder::elementTypeOf(x), {}, 0);
+  Value lo = tb.min(tb.reduceMin(x, all, false), zero);
+  Value hi = tb.max(tb.reduceMax(x, all, false), zero);
+  Value scale = tb.div(tb.sub(hi, lo), 255.0);
+  Type u8 = ctx.resultType(0).getElementType();
+  Value zeroPoint = requantize(tb, tb.neg(tb.div(lo, scale)), {}, u8);
+  ctx.setResult(0, requantize(tb, tb.div(x, scale), zeroPoint, u8));
+  if (ctx.numResults() > 1)
+    ctx.setResult(1, scale);
+  if (ctx.numResults() > 2)
+    ctx.setResult(2, zeroPoint);
+  return success();
+}
+
+/// `v` - `zeroPoint` in int32 (`zeroPoint` already shaped to broadcast).
+Value centered(TensorBuilder &tb, Value v, Value zeroPoint) {
+  Type i32 = tb.getBuilder().getIntegerType(32, /*isSigned=*/true);
+  Value wide = tb.cast(v, i32);
+  return zeroPoint ? tb.sub(wide, tb.cast(zeroPoint, i32)) : wide;
+}
+
+/// (A - a_zp) @ (B - b_zp) in int32: a_zp per row of A (or scalar), b_zp
+/// per column of B (or scalar).
+Value integerMatMul(NodeContext &ctx, Value a, Value aZero, Value b,
+                    Value bZero) {
+  int64_t ra = TensorBuilder::rankOf(a), rb = TensorBuilder::rankOf(b);
+  if (ra < 1 || rb < 1) {
+    ctx.error() << "needs operands of rank >= 1";
+    return {};
+  }
+  Value az = aZero ? alongAxis(ctx, aZero, ra == 1 ? 0 : ra - 2, ra,
+                               TensorBuilder::shapeOf(a)[ra == 1 ? 0 : ra - 2])
+                   : Value();
+  Value bz = bZero ? alongAxis(ctx, bZero, rb - 1, rb,
+                               TensorBuilder::shapeOf(b)[rb - 1])
+                   : Value();
+  if ((aZero && !az) || (bZero && !bz))
+    return {};
+  TensorBuilder &tb = ctx.tb();
+  Value lhs = centered(tb, a, az);
+  Value rhs = centered(tb, b, bz);
+  return tb.matmul(lhs, rhs);
+}
+
+LogicalResult decomposeMatMulInteger(NodeContext &ctx) {
+  Value a = ctx.requiredInput(0, "A"), b = ctx.requiredInput(1, "B");
+  Value aZero = ctx.input(2), bZero = ctx.input(3);
+  if (!a || !b)
+    return failure();
+  ctx.setResult(0, integerMatMul(ctx, a, aZero, b, bZero));
+  return success();
+}
+
+/// QLinearMatMul: requantized integer matmul, the combined scale
+/// a_scale * b_scale / y_scale (per row of A, per column of B).
+LogicalResult decomposeQLinearMatMul(NodeContext &ctx) {
+  Value a = ctx.requiredInput(0, "a"), aScale = ctx.requiredInput(1, "a_scale");
+  Value aZero = ctx.requiredInput(2, "a_zero_point");
+  Value b = ctx.requiredInput(3, "b"), bScale = ctx.requiredInput(4, "b_scale");
+  Value bZero = ctx.requiredInput(5, "b_zero_point");
+  Value yScale = ctx.requiredInput(6, "y_scale");
+  Value yZero = ctx.requiredInput(7, "y_zero_point");
+  if (!a || !aScale || !aZero || !b || !bScale || !bZero || !yScale || !yZero)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value acc = integerMatMul(ctx, a, aZero, b, bZero);
+  if (!acc)
+    return failure();
+  int64_t rank = TensorBuilder::rankOf(acc);
+  ArrayRef<int64_t> shape = TensorBuilder::shapeOf(acc);
+  Value as = alongAxis(ctx, aScale, rank - 2, rank, shape[rank - 2]);
+  Value bs = alongAxis(ctx, bScale, rank - 1, rank, shape[rank - 1]);
+  Value ys = alongAxis(ctx, yScale, 0, 1, 1);
+  if (!as || !bs || !ys)
+    return failure();
+  Type f32 = tb.getBuilder().getF32Type();
+  Value factor = tb.div(tb.mul(tb.cast(as, f32), tb.cast(bs, f32)),
+                        tb.cast(ys, f32));
+  Value value = tb.mul(tb.cast(acc, f32), factor);
+  ctx.setResult(0, requantize(tb, value, tb.reshape(yZero, {}),
+                              ctx.resultType(0).getElementType()));
+  return success();
+}
+
+/// conv(x - x_zp, w - w_zp) in int32; w_zp per output channel or scalar.
+Value integerConv(NodeContext &ctx, Value x, Value xZero, Value w,
+                  Value wZero) {
+  int64_t rank = TensorBuilder::rankOf(w);
+  if (rank < 3) {
+    ctx.error() << "needs a weight of rank >= 3";
+    return {};
+  }
+  Value xz = xZero ? alongAxis(ctx, xZero, 0, 1, 1) : Value();
+  Value wz = wZero ? alongAxis(ctx, wZero, 0, rank,
+                               TensorBuilder::shapeOf(w)[0])
+                   : Value();
+  if ((xZero && !xz) || (wZero && !wz))
+    return {};
+  TensorBuilder &tb = ctx.tb();
+  Value input = centered(tb, x, xz);
+  Value weight = centered(tb, w, wz);
+  return convolveWithAttrs(ctx, input, weight);
+}
+
+LogicalResult decomposeConvInteger(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "x"), w = ctx.requiredInput(1, "w");
+  Value xZero = ctx.input(2), wZero = ctx.input(3);
+  if (!x || !w)
+    return failure();
+  ctx.setResult(0, integerConv(ctx, x, xZero, w, wZero));
+  return success();
+}
+
+/// QLinearConv: the integer conv plus the int32 bias, requantized by
+/// x_scale * w_scale / y_scale (w_scale per output channel or scalar).
+LogicalResult decomposeQLinearConv(NodeContext &ctx) {
+  Value x = ctx.requiredInput(0, "x"), xScale = ctx.requiredInput(1, "x_scale");
+  Value xZero = ctx.requiredInput(2, "x_zero_point");
+  Value w = ctx.requiredInput(3, "w"), wScale = ctx.requiredInput(4, "w_scale");
+  Value wZero = ctx.requiredInput(5, "w_zero_point");
+  Value yScale = ctx.requiredInput(6, "y_scale");
+  Value yZero = ctx.requiredInput(7, "y_zero_point");
+  Value bias = ctx.input(8);
+  if (!x || !xScale || !xZero || !w || !wScale || !wZero || !yScale || !yZero)
+    return failure();
+  TensorBuilder &tb = ctx.tb();
+  Value acc = integerConv(ctx, x, xZero, w, wZero);
+  if (!acc)
+    return failure();
+  int64_t rank = TensorBuilder::rankOf(acc);
+  int64_t channels = TensorBuilder::shapeOf(acc)[1];
+  if (bias) {
+    Value b = alongAxis(ctx, bias, 1, rank, channels);
+    if (!b)
+      return failure();
+    acc = tb.add(acc, tb.cast(b, TensorBuilder::elementTypeOf(acc)));
+  }
+  Value xs = alongAxis(ctx, xScale, 0, 1, 1);
+  Value ws = alongAxis(ctx, wScale, 1, rank, channels);
+  Value ys = alongAxis(ctx, yScale, 0, 1, 1);
+  Value yz = alongAxis(ctx, yZero, 0, 1, 1);
+  if (!xs || !ws || !ys || !yz)
+    return failure();
+  Type f32 = tb.getBuilder().getF32Type();
+  Value factor = tb.div(tb.mul(tb.cast(xs, f32), tb.cast(ws, f32)),
+                        tb.cast(ys, f32));
+  Value value = tb.mul(tb.cast(acc, f32), factor);
+  ctx.setResult(0, requantize(tb, value, yz,
+                              ctx.resultType(0).getElementType()));
+  return success();
+}
+
+} // namespace
+
+void mlir::tgc::addQuantizeDecompositions(DecompositionTable &table) {
+  table["QuantizeLinear"] = decomposeQuantizeLinear;
+  table["DequantizeLinear"] = decomposeDequantizeLinear;
+  table["DynamicQuantizeLinear"] = decomposeDynamicQuantizeLinear;
+  table["MatMulInteger"] = decomposeMatMulInteger;
+  table["QLinearMatMul"] = decomposeQLinearMatMul;
+  table["ConvInteger"] = decomposeConvInteger;
+  table["QLinearConv"] = decomposeQLinearConv;
+}

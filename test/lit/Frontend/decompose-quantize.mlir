@@ -1,0 +1,41 @@
+// RUN: tgc-opt %s --tgc-decompose | FileCheck %s
+// Linear quantization: round half to even, add the zero point, saturate;
+// integer products accumulate in si32.
+
+// A per-axis scale and zero point broadcast along axis 1.
+// CHECK-LABEL: func @quantize_per_axis(
+// CHECK: %[[Z:.*]] = tgc.reshape %arg2 : tensor<3xsi8> -> tensor<1x3xsi8>
+// CHECK: %[[S:.*]] = tgc.reshape %arg1 : tensor<3xf32> -> tensor<1x3xf32>
+// CHECK: %[[X:.*]] = tgc.fdiv %arg0, %{{.*}} : tensor<2x3xf32>
+// CHECK: tgc.trunc %[[X]]
+// CHECK: tgc.cast %[[Z]] : tensor<1x3xsi8> to tensor<1x3xf32>
+// CHECK-DAG: tgc.const dense<1.270000e+02> : tensor<2x3xf32>
+// CHECK-DAG: tgc.const dense<-1.280000e+02> : tensor<2x3xf32>
+// CHECK: tgc.cast %{{.*}} : tensor<2x3xf32> to tensor<2x3xsi8>
+func.func @quantize_per_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %z: tensor<3xsi8>) -> tensor<2x3xsi8> {
+  %0 = tgc.onnx_node "QuantizeLinear"(%x, %s, %z) {opset = 13 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xsi8>) -> tensor<2x3xsi8>
+  return %0 : tensor<2x3xsi8>
+}
+
+// A scalar scale ignores the axis, even one the input lacks.
+// CHECK-LABEL: func @dequantize_scalar(
+// CHECK: %[[X:.*]] = tgc.cast %arg0 : tensor<4xui8> to tensor<4xf32>
+// CHECK: %[[Z:.*]] = tgc.cast %arg2 : tensor<ui8> to tensor<f32>
+// CHECK: %[[C:.*]] = tgc.sub %[[X]], %{{.*}} : tensor<4xf32>
+// CHECK: tgc.mul %[[C]], %{{.*}} : tensor<4xf32>
+func.func @dequantize_scalar(%x: tensor<4xui8>, %s: tensor<f32>, %z: tensor<ui8>) -> tensor<4xf32> {
+  %0 = tgc.onnx_node "DequantizeLinear"(%x, %s, %z) {opset = 13 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func @matmul_integer(
+// CHECK: %[[A:.*]] = tgc.cast %arg0 : tensor<2x3xui8> to tensor<2x3xsi32>
+// CHECK: %[[AZ:.*]] = tgc.cast %{{.*}} : tensor<ui8> to tensor<si32>
+// CHECK: tgc.sub %[[A]], %{{.*}} : tensor<2x3xsi32>
+// CHECK: tgc.cast %arg1 : tensor<3x4xui8> to tensor<3x4xsi32>
+// CHECK: tgc.mul %{{.*}}, %{{.*}} : tensor<2x4x3xsi32>
+// CHECK: tgc.reduce_axis add %{{.*}} [2] : tensor<2x4x3xsi32> -> tensor<2x4x1xsi32>
+func.func @matmul_integer(%a: tensor<2x3xui8>, %b: tensor<3x4xui8>, %az: tensor<ui8>) -> tensor<2x4xsi32> {
+  %0 = tgc.onnx_node "MatMulInteger"(%a, %b, %az) {opset = 10 : i64} : (tensor<2x3xui8>, tensor<3x4xui8>, tensor<ui8>) -> tensor<2x4xsi32>
+  return %0 : tensor<2x4xsi32>
+}
