@@ -61,6 +61,14 @@ FailureOr<HostTensor> readTensor(MLIRContext &context, StringRef path,
   return std::move(*tensor);
 }
 
+/// numpy has no bfloat16, so the ONNX test generator stores bfloat16 data
+/// as its UINT16 bit patterns: read those as what the model declares.
+void bitsAsBFloat16(const TensorSpec &spec, HostTensor &tensor) {
+  if (spec.dtype == ::tgc::DType::BFloat16 &&
+      tensor.dtype == ::tgc::DType::UInt16)
+    tensor.dtype = ::tgc::DType::BFloat16;
+}
+
 /// Reads one data set, given a function that finds the file of input or
 /// output `i` of the signature in `dir`.
 template <typename FindFile>
@@ -77,6 +85,8 @@ FailureOr<DataSet> readDataSet(MLIRContext &context, StringRef label,
              << "no file for input " << i << " '" << spec.name << "'";
     FailureOr<HostTensor> tensor =
         readTensor(context, path, "input '" + spec.name + "'");
+    if (succeeded(tensor))
+      bitsAsBFloat16(spec, *tensor);
     if (failed(tensor) ||
         failed(checkInputTensor(context, spec, *tensor, path)))
       return failure();
@@ -92,6 +102,7 @@ FailureOr<DataSet> readDataSet(MLIRContext &context, StringRef label,
         readTensor(context, path, "output '" + spec.name + "'");
     if (failed(tensor))
       return failure();
+    bitsAsBFloat16(spec, *tensor);
     set.expected.push_back(std::move(*tensor));
   }
   return set;
