@@ -189,6 +189,19 @@ static bool isReservedWord(llvm::StringRef name) {
       .Cases("EOF", "errno", "stdin", "stdout", "stderr", "bool", true)
       .Cases("true", "false", "class", "this", "new", "delete", true)
       .Cases("template", "namespace", "private", "public", "operator", true)
+      .Cases("protected", "friend", "virtual", "mutable", "explicit", true)
+      .Cases("typename", "typeid", "using", "export", "asm", true)
+      .Cases("try", "catch", "throw", "noexcept", "nullptr", true)
+      .Cases("constexpr", "consteval", "constinit", "decltype", true)
+      .Cases("static_assert", "thread_local", "alignas", "alignof", true)
+      .Cases("static_cast", "dynamic_cast", "const_cast", "reinterpret_cast",
+             true)
+      .Cases("wchar_t", "char8_t", "char16_t", "char32_t", "concept", true)
+      .Cases("requires", "co_await", "co_return", "co_yield", true)
+      // C++'s alternative tokens: `and` is an operator there (a CUDA or
+      // Metal package's host code is C++).
+      .Cases("and", "and_eq", "bitand", "bitor", "compl", "not", true)
+      .Cases("not_eq", "or", "or_eq", "xor", "xor_eq", true)
       .Default(false);
 }
 

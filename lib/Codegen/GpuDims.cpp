@@ -105,8 +105,14 @@ private:
   LogicalResult combineGroup(RangeOp group);
   void gateStores(RangeOp group);
 
+  /// An index constant, made once at the top of the kernel.
   Value index(int64_t value) {
-    return builder.create<ConstOp>(loc, builder.getIndexAttr(value));
+    Value &constant = constants[value];
+    if (!constant) {
+      OpBuilder top = OpBuilder::atBlockBegin(&kernel.getBlock());
+      constant = top.create<ConstOp>(loc, top.getIndexAttr(value));
+    }
+    return constant;
   }
   Value add(Value a, Value b) {
     if (!a)
@@ -129,6 +135,7 @@ private:
   SmallVector<std::pair<RangeOp, int64_t>> threadStrides;
   int64_t blockThreads = 1;
   int64_t nextRangeId = 0;
+  DenseMap<int64_t, Value> constants;
 };
 
 LogicalResult KernelMapper::mapDims(ArrayRef<RangeOp> ranges, StringRef prefix,

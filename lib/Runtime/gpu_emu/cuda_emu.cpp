@@ -20,6 +20,8 @@ struct CUevent_st {
 namespace {
 
 thread_local cudaError_t lastError = cudaSuccess;
+/* The last failure and what went wrong, kept after cudaGetLastError. */
+thread_local cudaError_t lastFailure = cudaSuccess;
 thread_local std::string lastMessage;
 
 cudaError_t checkCopy(void *dst, const void *src, size_t bytes,
@@ -51,7 +53,7 @@ cudaError_t checkCopy(void *dst, const void *src, size_t bytes,
 } // namespace
 
 cudaError_t tgc_emu::fail(cudaError_t error, const std::string &message) {
-  lastError = error;
+  lastError = lastFailure = error;
   lastMessage = message;
   return error;
 }
@@ -209,7 +211,7 @@ const char *cudaGetErrorName(cudaError_t error) {
 
 const char *cudaGetErrorString(cudaError_t error) {
   /* The emulator knows more than the code: say what went wrong. */
-  if (error == lastError && !lastMessage.empty())
+  if (error == lastFailure && !lastMessage.empty())
     return lastMessage.c_str();
   return cudaGetErrorName(error);
 }

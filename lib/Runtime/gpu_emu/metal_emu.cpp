@@ -15,13 +15,6 @@ std::map<std::string, MTL::KernelThunk> &registry() {
   return kernels;
 }
 
-/* Strings and errors are autoreleased in metal-cpp; the emulation keeps
-   them until the program ends. */
-std::vector<std::unique_ptr<std::string>> &keep() {
-  static std::vector<std::unique_ptr<std::string>> strings;
-  return strings;
-}
-
 NS::Error *makeError(const std::string &message) {
   auto *error = new NS::Error();
   error->description = NS::String::string(message.c_str(),
