@@ -81,24 +81,26 @@ def bad_extension(env):
 
 
 def unsupported_op(env):
-    """Two nodes of an op tgc does not support: both are reported."""
+    """Two nodes tgc cannot compile (Unique: its output size depends on the
+    data, which an ahead-of-time package cannot size): both are reported."""
     import onnx
     from onnx import TensorProto, helper
-    nodes = [helper.make_node("Det", ["x"], ["y1"], name="det_a"),
+    nodes = [helper.make_node("Unique", ["x"], ["y1"], name="unique_a"),
              helper.make_node("Relu", ["x"], ["r"], name="relu_ok"),
-             helper.make_node("Det", ["r"], ["y2"], name="det_b")]
+             helper.make_node("Unique", ["r"], ["y2"], name="unique_b")]
     graph = helper.make_graph(
         nodes, "unsupported",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 3])],
-        [helper.make_tensor_value_info("y1", TensorProto.FLOAT, []),
-         helper.make_tensor_value_info("y2", TensorProto.FLOAT, [])])
+        [helper.make_tensor_value_info("y1", TensorProto.FLOAT, [None]),
+         helper.make_tensor_value_info("y2", TensorProto.FLOAT, [None])])
     model = helper.make_model(graph,
                               opset_imports=[helper.make_opsetid("", 17)])
     onnx.checker.check_model(model)
-    path = env.path("det.onnx")
+    path = env.path("unique.onnx")
     onnx.save(model, path)
     stderr = expect_error(env, ["compile", path, "-o", env.path("out")],
-                          [path, "node 'det_a' (Det)", "node 'det_b' (Det)"],
+                          [path, "node 'unique_a' (Unique)",
+                           "node 'unique_b' (Unique)"],
                           out_dir=env.path("out"))
     check("relu_ok" not in stderr,
           "a supported node is reported as an error:\n" + stderr)
