@@ -38,6 +38,7 @@ static const DecompositionTable &getDecompositions() {
     addScatterDecompositions(t);
     addGridSampleDecompositions(t);
     addLinalgDecompositions(t);
+    addTextDecompositions(t);
     return t;
   }();
   return table;
@@ -65,10 +66,25 @@ static FailureOr<DecomposeFn> lookUp(NodeContext &ctx) {
       return failure();
     }
   }
+  // Import lowers the control flow that is static (OnnxControlFlow.cpp);
+  // what reaches here is not.
   for (NamedAttribute attr : node.getAttrs())
     if (isa<UnitAttr>(attr.getValue())) {
-      ctx.error() << "subgraphs are not supported yet (attribute '"
-                  << attr.getName().getValue() << "')";
+      StringRef op = node.getOpType();
+      auto diag = ctx.error();
+      if (op == "If")
+        diag << "its condition is not a compile-time constant (tgc inlines "
+                "the branch of a constant condition)";
+      else if (op == "Loop")
+        diag << "its trip count is not a compile-time constant, or it may "
+                "stop early (tgc unrolls loops that run a constant number "
+                "of times)";
+      else if (op == "Scan")
+        diag << "its scan inputs need static lengths and no sequence_lens "
+                "(tgc unrolls a Scan over a static length)";
+      else
+        diag << "subgraphs are not supported yet (attribute '"
+             << attr.getName().getValue() << "')";
       return failure();
     }
   DecomposeFn fn = getDecompositions().lookup(key);

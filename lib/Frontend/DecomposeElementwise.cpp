@@ -516,11 +516,11 @@ LogicalResult decomposeIdentity(NodeContext &ctx) {
   return success();
 }
 
-/// Dropout at inference is the identity; its mask is all true.
+/// Dropout at inference, or in training with ratio 0, is the identity; its
+/// mask is all true. Training with a positive ratio draws random numbers,
+/// which tgc does not do.
 LogicalResult decomposeDropout(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "data");
-  ctx.input(1); // ratio: unused at inference
-  ctx.ignoreAttr("ratio");
   ctx.ignoreAttr("seed");
   if (ctx.intAttr("is_test", 1) == 0) {
     ctx.error() << "training mode (is_test = 0) is not supported";
@@ -528,11 +528,21 @@ LogicalResult decomposeDropout(NodeContext &ctx) {
   }
   if (ctx.input(2)) {
     std::optional<double> training = ctx.constScalar(2);
-    if (!training || *training != 0) {
-      ctx.error() << "training_mode must be a constant false";
+    if (!training) {
+      ctx.error() << "training_mode must be a constant";
+      return failure();
+    }
+    // The ratio: an input since opset 12, else an attribute (default 0.5).
+    std::optional<double> ratio =
+        ctx.input(1) ? ctx.constScalar(1) : std::optional<double>(0.5);
+    if (*training != 0 && (!ratio || *ratio != 0)) {
+      ctx.error() << "training mode with a ratio other than a constant 0 "
+                     "draws random numbers, which is not supported";
       return failure();
     }
   }
+  ctx.input(1); // ratio: unused at inference
+  ctx.ignoreAttr("ratio");
   if (!x)
     return failure();
   ctx.setResult(0, x);

@@ -127,6 +127,7 @@ void addEinsumDecompositions(DecompositionTable &table);
 void addScatterDecompositions(DecompositionTable &table);
 void addGridSampleDecompositions(DecompositionTable &table);
 void addLinalgDecompositions(DecompositionTable &table);
+void addTextDecompositions(DecompositionTable &table);
 
 } // namespace mlir::tgc
 

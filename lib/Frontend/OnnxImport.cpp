@@ -9,6 +9,7 @@
 
 #include "Frontend/OnnxImport.h"
 #include "Frontend/ConstantInputs.h"
+#include "Frontend/OnnxControlFlow.h"
 #include "Frontend/OnnxLibrary.h"
 #include "Frontend/OnnxShapeFold.h"
 #include "Frontend/OnnxTensor.h"
@@ -257,7 +258,13 @@ LogicalResult Importer::inferStaticShapes() {
     std::string error = onnxlib::inferShapes(model);
     if (!error.empty())
       return fileError() << "ONNX shape inference failed: " << error;
-    if (round == kMaxFoldRounds || foldShapeArithmetic(graph) == 0)
+    if (round == kMaxFoldRounds)
+      break;
+    // Folding can make control flow static, and lowering it can give the
+    // folder more to do.
+    int changed = foldShapeArithmetic(graph);
+    changed += lowerControlFlow(graph, opsets.lookup(""));
+    if (changed == 0)
       break;
   }
   removeDeadConstants(graph);

@@ -722,6 +722,31 @@ int mlir::tgc::foldShapeArithmetic(onnx::GraphProto &graph) {
   return Folder(graph).run();
 }
 
+std::optional<SmallVector<int64_t>>
+mlir::tgc::constantValues(const onnx::GraphProto &graph, llvm::StringRef name) {
+  for (const TensorProto &init : graph.initializer())
+    if (init.name() == name) {
+      std::optional<Const> c = readTensor(init);
+      return c ? std::optional<SmallVector<int64_t>>(c->values) : std::nullopt;
+    }
+  for (const NodeProto &node : graph.node()) {
+    if (node.op_type() != "Constant" || node.output_size() != 1 ||
+        node.output(0) != name)
+      continue;
+    if (const AttributeProto *value = findAttr(node, "value");
+        value && value->type() == AttributeProto::TENSOR) {
+      std::optional<Const> c = readTensor(value->t());
+      return c ? std::optional<SmallVector<int64_t>>(c->values) : std::nullopt;
+    }
+    if (const AttributeProto *v = findAttr(node, "value_int"))
+      return SmallVector<int64_t>{v->i()};
+    if (const AttributeProto *v = findAttr(node, "value_ints"))
+      return SmallVector<int64_t>(v->ints().begin(), v->ints().end());
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 void mlir::tgc::collectUsedNames(const onnx::GraphProto &graph,
                                  llvm::StringSet<> &used) {
   for (const NodeProto &node : graph.node()) {

@@ -11,7 +11,9 @@
 #ifndef TGC_FRONTEND_ONNXSHAPEFOLD_H
 #define TGC_FRONTEND_ONNXSHAPEFOLD_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
+#include <optional>
 #include <onnx/onnx_pb.h>
 
 namespace mlir::tgc {
@@ -22,6 +24,12 @@ namespace mlir::tgc {
 /// Uses the shapes in the graph's inputs, value_info and outputs. Returns the
 /// number of nodes replaced.
 int foldShapeArithmetic(onnx::GraphProto &graph);
+
+/// The values of `name` as integers, if an initializer or a Constant node of
+/// `graph` defines it as a small INT32, INT64 or BOOL tensor (or a float one
+/// holding whole numbers).
+std::optional<llvm::SmallVector<int64_t>>
+constantValues(const onnx::GraphProto &graph, llvm::StringRef name);
 
 /// Removes Constant nodes whose outputs nothing reads (left behind by
 /// folding), looking into subgraphs for uses.

@@ -147,3 +147,29 @@ func.func @gridsample_mode(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> 
   %0 = tgc.onnx_node "GridSample"(%x, %g) {opset = 16 : i64, attrs = {mode = "area"}} : (tensor<1x1x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
 }
+
+// -----
+
+func.func @dropout_random(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = tgc.const dense<0.5> : tensor<f32>
+  %t = tgc.const dense<true> : tensor<i1>
+  // expected-error @+1 {{node (Dropout): training mode with a ratio other than a constant 0 draws random numbers, which is not supported}}
+  %0 = tgc.onnx_node "Dropout"(%x, %r, %t) {opset = 13 : i64} : (tensor<4xf32>, tensor<f32>, tensor<i1>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @tfidf_mode(%x: tensor<6xsi32>) -> tensor<3xf32> {
+  // expected-error @+1 {{node (TfIdfVectorizer): needs ngram_counts, ngram_indexes, pool_int64s, 1 <= min_gram_length <= max_gram_length and mode TF, IDF or TFIDF}}
+  %0 = tgc.onnx_node "TfIdfVectorizer"(%x) {opset = 9 : i64, attrs = {max_gram_length = 2 : i64, min_gram_length = 1 : i64, mode = "BM25", ngram_counts = array<i64: 0, 2>, ngram_indexes = array<i64: 0, 1, 2>, pool_int64s = array<i64: 5, 6, 5, 6>}} : (tensor<6xsi32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @dft_axis(%x: tensor<1x4x1xf32>) -> tensor<1x4x2xf32> {
+  // expected-error @+1 {{node (DFT): axis -1 is the real/imaginary dim}}
+  %0 = tgc.onnx_node "DFT"(%x) {opset = 17 : i64, attrs = {axis = -1 : i64}} : (tensor<1x4x1xf32>) -> tensor<1x4x2xf32>
+  return %0 : tensor<1x4x2xf32>
+}

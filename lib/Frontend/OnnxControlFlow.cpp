@@ -1,0 +1,692 @@
+//===- OnnxControlFlow.cpp - static control flow and sequences -*- C++ -*-===//
+//
+// Subgraph bodies are inlined by copying their nodes with every value they
+// define renamed under a unique prefix; their formal inputs become the outer
+// names bound to them, and names they read from the enclosing scope stay as
+// they are (also inside nested subgraphs, unless shadowed there).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Frontend/OnnxControlFlow.h"
+#include "Frontend/OnnxShapeFold.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace mlir::tgc;
+using llvm::ArrayRef;
+using llvm::SmallVector;
+using onnx::AttributeProto;
+using onnx::GraphProto;
+using onnx::NodeProto;
+using onnx::TensorProto;
+
+namespace {
+
+/// Unrolling stops at this many iterations; beyond, the loop stays.
+constexpr int64_t kMaxUnroll = 4096;
+
+const AttributeProto *findAttr(const NodeProto &node, llvm::StringRef name) {
+  for (const AttributeProto &attr : node.attribute())
+    if (attr.name() == name)
+      return &attr;
+  return nullptr;
+}
+
+int64_t intAttr(const NodeProto &node, llvm::StringRef name, int64_t dflt) {
+  const AttributeProto *attr = findAttr(node, name);
+  return attr && attr->type() == AttributeProto::INT ? attr->i() : dflt;
+}
+
+SmallVector<int64_t> intsAttr(const NodeProto &node, llvm::StringRef name) {
+  const AttributeProto *attr = findAttr(node, name);
+  if (!attr)
+    return {};
+  return SmallVector<int64_t>(attr->ints().begin(), attr->ints().end());
+}
+
+/// Renames reads of outer names inside a nested subgraph, leaving the
+/// names the subgraph defines itself alone.
+void renameOuterReads(GraphProto &graph, const llvm::StringMap<std::string> &map) {
+  llvm::StringSet<> local;
+  for (const auto &in : graph.input())
+    local.insert(in.name());
+  for (const auto &init : graph.initializer())
+    local.insert(init.name());
+  for (const NodeProto &node : graph.node())
+    for (const std::string &out : node.output())
+      local.insert(out);
+  for (NodeProto &node : *graph.mutable_node()) {
+    for (std::string &in : *node.mutable_input()) {
+      auto it = map.find(in);
+      if (!in.empty() && !local.contains(in) && it != map.end())
+        in = it->second;
+    }
+    for (AttributeProto &attr : *node.mutable_attribute()) {
+      if (attr.has_g())
+        renameOuterReads(*attr.mutable_g(), map);
+      for (GraphProto &g : *attr.mutable_graphs())
+        renameOuterReads(g, map);
+    }
+  }
+  for (auto &out : *graph.mutable_output()) {
+    auto it = map.find(out.name());
+    if (!local.contains(out.name()) && it != map.end())
+      out.set_name(it->second);
+  }
+}
+
+class Lowering {
+public:
+  Lowering(GraphProto &graph, int64_t opset) : graph(graph), opset(opset) {}
+
+  int run();
+
+private:
+  // Building nodes.
+  std::string fresh(const std::string &hint) {
+    return hint + "#tgc" + std::to_string(counter++);
+  }
+  NodeProto &emit(const std::string &op, ArrayRef<std::string> inputs,
+                  ArrayRef<std::string> outputs) {
+    NodeProto &node = out.emplace_back();
+    node.set_op_type(op);
+    node.set_name(fresh(op));
+    for (const std::string &in : inputs)
+      node.add_input(in);
+    for (const std::string &o : outputs)
+      node.add_output(o);
+    return node;
+  }
+  std::string constantInts(ArrayRef<int64_t> values, bool scalar);
+  std::string unsqueeze(const std::string &x, int64_t axis);
+  std::string squeeze(const std::string &x, int64_t axis);
+  std::string gatherAt(const std::string &x, int64_t index, int64_t axis);
+  void identity(const std::string &from, const std::string &to) {
+    emit("Identity", {from}, {to});
+  }
+  /// Stacks `parts` along a new axis `axis` into `result`.
+  void stack(ArrayRef<std::string> parts, int64_t axis,
+             const std::string &result);
+
+  std::vector<std::string> inlineBody(const GraphProto &body,
+                                      ArrayRef<std::string> actuals,
+                                      const std::string &prefix);
+
+  bool lowerIf(const NodeProto &node);
+  bool lowerLoop(const NodeProto &node);
+  bool lowerScan(const NodeProto &node);
+  bool lowerSequenceOp(const NodeProto &node);
+  std::optional<int64_t> scalarConstant(const std::string &name);
+
+  GraphProto &graph;
+  int64_t opset;
+  std::vector<NodeProto> out;
+  int counter = 0;
+  llvm::StringMap<SmallVector<int64_t>> shapes;
+  /// Sequence values as the tensors they hold.
+  llvm::StringMap<std::vector<std::string>> sequences;
+};
+
+std::string Lowering::constantInts(ArrayRef<int64_t> values, bool scalar) {
+  std::string name = fresh("const");
+  NodeProto &node = emit("Constant", {}, {name});
+  AttributeProto *attr = node.add_attribute();
+  attr->set_name("value");
+  attr->set_type(AttributeProto::TENSOR);
+  TensorProto *t = attr->mutable_t();
+  t->set_data_type(TensorProto::INT64);
+  if (!scalar)
+    t->add_dims(values.size());
+  for (int64_t v : values)
+    t->add_int64_data(v);
+  return name;
+}
+
+std::string Lowering::unsqueeze(const std::string &x, int64_t axis) {
+  std::string result = fresh(x);
+  if (opset < 13) {
+    NodeProto &node = emit("Unsqueeze", {x}, {result});
+    AttributeProto *attr = node.add_attribute();
+    attr->set_name("axes");
+    attr->set_type(AttributeProto::INTS);
+    attr->add_ints(axis);
+  } else {
+    std::string axes = constantInts({axis}, false);
+    emit("Unsqueeze", {x, axes}, {result});
+  }
+  return result;
+}
+
+std::string Lowering::squeeze(const std::string &x, int64_t axis) {
+  std::string result = fresh(x);
+  if (opset < 13) {
+    NodeProto &node = emit("Squeeze", {x}, {result});
+    AttributeProto *attr = node.add_attribute();
+    attr->set_name("axes");
+    attr->set_type(AttributeProto::INTS);
+    attr->add_ints(axis);
+  } else {
+    std::string axes = constantInts({axis}, false);
+    emit("Squeeze", {x, axes}, {result});
+  }
+  return result;
+}
+
+std::string Lowering::gatherAt(const std::string &x, int64_t index,
+                               int64_t axis) {
+  std::string at = constantInts({index}, /*scalar=*/true);
+  std::string result = fresh(x);
+  NodeProto &node = emit("Gather", {x, at}, {result});
+  AttributeProto *attr = node.add_attribute();
+  attr->set_name("axis");
+  attr->set_type(AttributeProto::INT);
+  attr->set_i(axis);
+  return result;
+}
+
+void Lowering::stack(ArrayRef<std::string> parts, int64_t axis,
+                     const std::string &result) {
+  std::vector<std::string> grown;
+  for (const std::string &p : parts)
+    grown.push_back(unsqueeze(p, axis));
+  NodeProto &node = emit("Concat", grown, {result});
+  AttributeProto *attr = node.add_attribute();
+  attr->set_name("axis");
+  attr->set_type(AttributeProto::INT);
+  attr->set_i(axis);
+}
+
+std::vector<std::string> Lowering::inlineBody(const GraphProto &body,
+                                              ArrayRef<std::string> actuals,
+                                              const std::string &prefix) {
+  llvm::StringMap<std::string> map;
+  for (auto [formal, actual] : llvm::zip(body.input(), actuals))
+    map[formal.name()] = actual;
+  for (const TensorProto &init : body.initializer()) {
+    TensorProto *copy = graph.add_initializer();
+    *copy = init;
+    copy->set_name(prefix + init.name());
+    map[init.name()] = copy->name();
+  }
+  for (const NodeProto &node : body.node()) {
+    NodeProto copy = node;
+    copy.set_name(prefix + node.name());
+    for (std::string &in : *copy.mutable_input()) {
+      auto it = map.find(in);
+      if (!in.empty() && it != map.end())
+        in = it->second;
+    }
+    for (std::string &o : *copy.mutable_output())
+      if (!o.empty()) {
+        std::string renamed = prefix + o;
+        map[o] = renamed;
+        o = renamed;
+      }
+    for (AttributeProto &attr : *copy.mutable_attribute()) {
+      if (attr.has_g())
+        renameOuterReads(*attr.mutable_g(), map);
+      for (GraphProto &g : *attr.mutable_graphs())
+        renameOuterReads(g, map);
+    }
+    out.push_back(std::move(copy));
+  }
+  std::vector<std::string> results;
+  for (const auto &o : body.output()) {
+    auto it = map.find(o.name());
+    results.push_back(it == map.end() ? o.name() : it->second);
+  }
+  return results;
+}
+
+std::optional<int64_t> Lowering::scalarConstant(const std::string &name) {
+  std::optional<SmallVector<int64_t>> values = constantValues(graph, name);
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return (*values)[0];
+}
+
+/// If with a constant condition: the taken branch, inlined.
+bool Lowering::lowerIf(const NodeProto &node) {
+  std::optional<int64_t> cond =
+      node.input_size() ? scalarConstant(node.input(0)) : std::nullopt;
+  const AttributeProto *branch =
+      findAttr(node, cond && *cond ? "then_branch" : "else_branch");
+  if (!cond || !branch || !branch->has_g() ||
+      branch->g().output_size() != node.output_size())
+    return false;
+  std::vector<std::string> results =
+      inlineBody(branch->g(), {}, fresh(node.name()) + "/");
+  for (auto [result, output] : llvm::zip(results, node.output()))
+    if (!output.empty())
+      identity(result, output);
+  return true;
+}
+
+/// Loop with a constant trip count whose condition stays true: unrolled.
+bool Lowering::lowerLoop(const NodeProto &node) {
+  const AttributeProto *bodyAttr = findAttr(node, "body");
+  if (!bodyAttr || !bodyAttr->has_g() || node.input_size() < 2 ||
+      node.input(0).empty())
+    return false;
+  const GraphProto &body = bodyAttr->g();
+  std::optional<int64_t> trips = scalarConstant(node.input(0));
+  std::optional<int64_t> cond =
+      node.input(1).empty() ? std::optional<int64_t>(1)
+                            : scalarConstant(node.input(1));
+  int64_t carried = node.input_size() - 2;
+  int64_t scans = body.output_size() - 1 - carried;
+  if (!trips || *trips < 1 || *trips > kMaxUnroll || !cond || !*cond ||
+      body.input_size() != 2 + carried || scans < 0)
+    return false;
+  // The body must pass its condition through unchanged (or set it true).
+  const std::string &condIn = body.input(1).name();
+  const std::string &condOut = body.output(0).name();
+  bool keepsGoing = condOut == condIn;
+  for (const NodeProto &n : body.node()) {
+    if (n.output_size() != 1 || n.output(0) != condOut)
+      continue;
+    if (n.op_type() == "Identity" && n.input_size() == 1 &&
+        n.input(0) == condIn)
+      keepsGoing = true;
+  }
+  if (!keepsGoing) { // a Constant true keeps it going too
+    std::optional<SmallVector<int64_t>> value = constantValues(body, condOut);
+    keepsGoing = value && value->size() == 1 && (*value)[0] != 0;
+  }
+  if (!keepsGoing)
+    return false;
+  std::string condName = node.input(1).empty() ? constantInts({1}, true)
+                                               : node.input(1);
+  std::vector<std::string> state(node.input().begin() + 2,
+                                 node.input().end());
+  std::vector<std::vector<std::string>> scanned(scans);
+  std::string prefix = fresh(node.name());
+  for (int64_t t = 0; t < *trips; ++t) {
+    std::vector<std::string> actuals{constantInts({t}, true), condName};
+    actuals.insert(actuals.end(), state.begin(), state.end());
+    std::vector<std::string> results =
+        inlineBody(body, actuals, prefix + "/" + std::to_string(t) + "/");
+    state.assign(results.begin() + 1, results.begin() + 1 + carried);
+    for (int64_t k = 0; k < scans; ++k)
+      scanned[k].push_back(results[1 + carried + k]);
+  }
+  for (int64_t i = 0; i < carried && i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      identity(state[i], node.output(i));
+  for (int64_t k = 0; k < scans && carried + k < node.output_size(); ++k)
+    if (!node.output(carried + k).empty())
+      stack(scanned[k], 0, node.output(carried + k));
+  return true;
+}
+
+/// Scan over static lengths: unrolled (opset 8's batch dim included).
+bool Lowering::lowerScan(const NodeProto &node) {
+  const AttributeProto *bodyAttr = findAttr(node, "body");
+  int64_t numScans = intAttr(node, "num_scan_inputs", -1);
+  if (!bodyAttr || !bodyAttr->has_g() || numScans < 1)
+    return false;
+  const GraphProto &body = bodyAttr->g();
+  bool batched = opset < 9;
+  std::vector<std::string> inputs(node.input().begin(), node.input().end());
+  if (batched) {
+    if (inputs.empty() || !inputs[0].empty()) // sequence_lens: all full only
+      return false;
+    inputs.erase(inputs.begin());
+  }
+  int64_t numStates = inputs.size() - numScans;
+  int64_t numScanOuts = body.output_size() - numStates;
+  if (numStates < 0 || numScanOuts < 0 ||
+      body.input_size() != (int)inputs.size())
+    return false;
+  SmallVector<int64_t> inAxes = intsAttr(node, "scan_input_axes");
+  SmallVector<int64_t> inDirs = intsAttr(
+      node, batched ? "directions" : "scan_input_directions");
+  SmallVector<int64_t> outAxes = intsAttr(node, "scan_output_axes");
+  SmallVector<int64_t> outDirs = intsAttr(node, "scan_output_directions");
+  // Each scan input's axis and length.
+  int64_t length = -1;
+  SmallVector<int64_t> axes;
+  for (int64_t j = 0; j < numScans; ++j) {
+    auto shape = shapes.find(inputs[numStates + j]);
+    if (shape == shapes.end())
+      return false;
+    int64_t rank = shape->second.size() - (batched ? 1 : 0);
+    int64_t axis = j < (int64_t)inAxes.size() ? inAxes[j] : 0;
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      return false;
+    int64_t n = shape->second[axis + (batched ? 1 : 0)];
+    if (length >= 0 && n != length)
+      return false;
+    length = n;
+    axes.push_back(axis);
+  }
+  int64_t batch = 1;
+  if (batched) {
+    auto shape = shapes.find(inputs[numStates]);
+    batch = shape->second[0];
+  }
+  if (length < 1 || length * batch > kMaxUnroll)
+    return false;
+
+  std::string prefix = fresh(node.name());
+  std::vector<std::vector<std::string>> finalStates(numStates),
+      stacked(numScanOuts);
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<std::string> state, scanIn;
+    for (int64_t i = 0; i < numStates; ++i)
+      state.push_back(batched ? gatherAt(inputs[i], b, 0) : inputs[i]);
+    for (int64_t j = 0; j < numScans; ++j)
+      scanIn.push_back(batched ? gatherAt(inputs[numStates + j], b, 0)
+                               : inputs[numStates + j]);
+    std::vector<std::vector<std::string>> steps(numScanOuts);
+    for (int64_t t = 0; t < length; ++t) {
+      std::vector<std::string> actuals(state);
+      for (int64_t j = 0; j < numScans; ++j) {
+        bool reverse = j < (int64_t)inDirs.size() && inDirs[j];
+        actuals.push_back(
+            gatherAt(scanIn[j], reverse ? length - 1 - t : t, axes[j]));
+      }
+      std::vector<std::string> results = inlineBody(
+          body, actuals,
+          prefix + "/" + std::to_string(b) + "/" + std::to_string(t) + "/");
+      state.assign(results.begin(), results.begin() + numStates);
+      for (int64_t k = 0; k < numScanOuts; ++k)
+        steps[k].push_back(results[numStates + k]);
+    }
+    for (int64_t i = 0; i < numStates; ++i)
+      finalStates[i].push_back(state[i]);
+    for (int64_t k = 0; k < numScanOuts; ++k) {
+      if (k < (int64_t)outDirs.size() && outDirs[k])
+        std::reverse(steps[k].begin(), steps[k].end());
+      int64_t axis = k < (int64_t)outAxes.size() ? outAxes[k] : 0;
+      if (!batched) {
+        stacked[k] = steps[k];
+        continue;
+      }
+      std::string perBatch = fresh(node.name());
+      stack(steps[k], axis, perBatch);
+      stacked[k].push_back(perBatch);
+    }
+  }
+  for (int64_t i = 0; i < numStates && i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    if (batched)
+      stack(finalStates[i], 0, node.output(i));
+    else
+      identity(finalStates[i][0], node.output(i));
+  }
+  for (int64_t k = 0; k < numScanOuts && numStates + k < node.output_size();
+       ++k) {
+    if (node.output(numStates + k).empty())
+      continue;
+    int64_t axis = batched ? 0
+                   : k < (int64_t)outAxes.size() ? outAxes[k]
+                                                 : 0;
+    stack(stacked[k], axis, node.output(numStates + k));
+  }
+  return true;
+}
+
+/// A sequence op whose positions are constants, on sequences tracked as
+/// lists of tensors.
+bool Lowering::lowerSequenceOp(const NodeProto &node) {
+  llvm::StringRef op = node.op_type();
+  auto list = [&](int i) -> std::vector<std::string> * {
+    if (i >= node.input_size())
+      return nullptr;
+    auto it = sequences.find(node.input(i));
+    return it == sequences.end() ? nullptr : &it->second;
+  };
+  auto position = [&](int i, int64_t size, int64_t dflt,
+                      bool allowEnd) -> std::optional<int64_t> {
+    if (i >= node.input_size() || node.input(i).empty())
+      return dflt;
+    std::optional<int64_t> p = scalarConstant(node.input(i));
+    if (!p)
+      return std::nullopt;
+    int64_t v = *p < 0 ? *p + size : *p;
+    if (v < 0 || v > size || (v == size && !allowEnd))
+      return std::nullopt;
+    return v;
+  };
+  if (op == "SequenceEmpty") {
+    sequences[node.output(0)] = {};
+    return true;
+  }
+  if (op == "SequenceConstruct") {
+    sequences[node.output(0)] =
+        std::vector<std::string>(node.input().begin(), node.input().end());
+    return true;
+  }
+  if (op == "SequenceInsert") {
+    std::vector<std::string> *seq = list(0);
+    if (!seq || node.input_size() < 2)
+      return false;
+    std::optional<int64_t> at = position(2, seq->size(), seq->size(), true);
+    if (!at)
+      return false;
+    std::vector<std::string> result = *seq;
+    result.insert(result.begin() + *at, node.input(1));
+    sequences[node.output(0)] = result;
+    return true;
+  }
+  if (op == "SequenceErase") {
+    std::vector<std::string> *seq = list(0);
+    if (!seq || seq->empty())
+      return false;
+    std::optional<int64_t> at =
+        position(1, seq->size(), seq->size() - 1, false);
+    if (!at)
+      return false;
+    std::vector<std::string> result = *seq;
+    result.erase(result.begin() + *at);
+    sequences[node.output(0)] = result;
+    return true;
+  }
+  if (op == "SequenceAt") {
+    std::vector<std::string> *seq = list(0);
+    if (!seq || node.input_size() < 2)
+      return false;
+    std::optional<int64_t> at = position(1, seq->size(), -1, false);
+    if (!at || *at < 0)
+      return false;
+    identity((*seq)[*at], node.output(0));
+    return true;
+  }
+  if (op == "SequenceLength") {
+    std::vector<std::string> *seq = list(0);
+    if (!seq)
+      return false;
+    identity(constantInts({(int64_t)seq->size()}, true), node.output(0));
+    return true;
+  }
+  if (op == "ConcatFromSequence") {
+    std::vector<std::string> *seq = list(0);
+    if (!seq || seq->empty() || !findAttr(node, "axis"))
+      return false;
+    int64_t axis = intAttr(node, "axis", 0);
+    if (intAttr(node, "new_axis", 0)) {
+      stack(*seq, axis, node.output(0));
+      return true;
+    }
+    NodeProto &concat = emit("Concat", *seq, {node.output(0)});
+    AttributeProto *attr = concat.add_attribute();
+    attr->set_name("axis");
+    attr->set_type(AttributeProto::INT);
+    attr->set_i(axis);
+    return true;
+  }
+  if (op == "SplitToSequence") {
+    auto shape = shapes.find(node.input(0));
+    if (shape == shapes.end())
+      return false;
+    int64_t rank = shape->second.size();
+    int64_t axis = intAttr(node, "axis", 0);
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      return false;
+    int64_t dim = shape->second[axis];
+    SmallVector<int64_t> sizes;
+    bool squeezeParts = false;
+    if (node.input_size() < 2 || node.input(1).empty()) {
+      sizes.assign(dim, 1);
+      squeezeParts = intAttr(node, "keepdims", 1) == 0;
+    } else {
+      std::optional<SmallVector<int64_t>> split =
+          constantValues(graph, node.input(1));
+      if (!split || split->empty())
+        return false;
+      if (split->size() == 1 && shapes.lookup(node.input(1)).empty()) {
+        // A scalar: chunks of that size, the last one smaller.
+        int64_t chunk = (*split)[0];
+        if (chunk < 1)
+          return false;
+        for (int64_t done = 0; done < dim; done += chunk)
+          sizes.push_back(std::min(chunk, dim - done));
+      } else {
+        sizes = *split;
+      }
+    }
+    if (sizes.empty())
+      return false;
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < sizes.size(); ++i)
+      parts.push_back(fresh(node.output(0)));
+    NodeProto *split;
+    if (opset < 13) {
+      split = &emit("Split", {node.input(0)}, parts);
+      AttributeProto *attr = split->add_attribute();
+      attr->set_name("split");
+      attr->set_type(AttributeProto::INTS);
+      for (int64_t s : sizes)
+        attr->add_ints(s);
+    } else {
+      std::string sizesName = constantInts(sizes, false);
+      split = &emit("Split", {node.input(0), sizesName}, parts);
+    }
+    AttributeProto *attr = split->add_attribute();
+    attr->set_name("axis");
+    attr->set_type(AttributeProto::INT);
+    attr->set_i(axis);
+    if (squeezeParts)
+      for (std::string &p : parts)
+        p = squeeze(p, axis);
+    sequences[node.output(0)] = parts;
+    return true;
+  }
+  return false;
+}
+
+bool isSequenceOp(llvm::StringRef op) {
+  return op == "SequenceEmpty" || op == "SequenceConstruct" ||
+         op == "SequenceInsert" || op == "SequenceErase" ||
+         op == "SequenceAt" || op == "SequenceLength" ||
+         op == "ConcatFromSequence" || op == "SplitToSequence";
+}
+
+int Lowering::run() {
+  auto collect = [&](const onnx::ValueInfoProto &info) {
+    if (!info.type().has_tensor_type() ||
+        !info.type().tensor_type().has_shape())
+      return;
+    SmallVector<int64_t> dims;
+    for (const auto &dim : info.type().tensor_type().shape().dim()) {
+      if (!dim.has_dim_value())
+        return;
+      dims.push_back(dim.dim_value());
+    }
+    shapes[info.name()] = dims;
+  };
+  for (const auto &info : graph.input())
+    collect(info);
+  for (const auto &info : graph.value_info())
+    collect(info);
+  for (const auto &info : graph.output())
+    collect(info);
+  for (const TensorProto &init : graph.initializer())
+    shapes[init.name()] = SmallVector<int64_t>(init.dims().begin(),
+                                                init.dims().end());
+
+  // Sequences go all together or not at all: a sequence left to a node
+  // that stays would have lost its producer.
+  int rewritten = 0;
+  bool sequencesOk = true;
+  bool anySequenceOp = false;
+  for (const NodeProto &node : graph.node()) {
+    bool isDefault = node.domain().empty() || node.domain() == "ai.onnx";
+    if (isDefault && isSequenceOp(node.op_type())) {
+      anySequenceOp = true;
+      if (!lowerSequenceOp(node)) {
+        sequencesOk = false;
+        break;
+      }
+      continue;
+    }
+    for (const std::string &in : node.input())
+      if (sequences.count(in))
+        sequencesOk = false;
+  }
+  for (const auto &o : graph.output())
+    if (sequences.count(o.name()))
+      sequencesOk = false;
+  std::vector<NodeProto> lowered;
+  if (anySequenceOp && sequencesOk) {
+    // Replay, now emitting: sequence ops become what they stand for.
+    out.clear();
+    sequences.clear();
+    for (const NodeProto &node : graph.node()) {
+      bool isDefault = node.domain().empty() || node.domain() == "ai.onnx";
+      if (isDefault && isSequenceOp(node.op_type())) {
+        lowerSequenceOp(node);
+        ++rewritten;
+      } else {
+        out.push_back(node);
+      }
+    }
+    lowered = std::move(out);
+  } else {
+    lowered.assign(graph.node().begin(), graph.node().end());
+  }
+
+  out.clear();
+  for (const NodeProto &node : lowered) {
+    bool isDefault = node.domain().empty() || node.domain() == "ai.onnx";
+    llvm::StringRef op = node.op_type();
+    size_t mark = out.size();
+    int initializers = graph.initializer_size();
+    bool done = isDefault && ((op == "If" && lowerIf(node)) ||
+                              (op == "Loop" && lowerLoop(node)) ||
+                              (op == "Scan" && lowerScan(node)));
+    if (done) {
+      ++rewritten;
+      continue;
+    }
+    // A failed attempt leaves nothing behind.
+    out.resize(mark);
+    while (graph.initializer_size() > initializers)
+      graph.mutable_initializer()->RemoveLast();
+    out.push_back(node);
+  }
+  if (rewritten) {
+    graph.clear_node();
+    for (NodeProto &node : out)
+      *graph.add_node() = std::move(node);
+  }
+  return rewritten;
+}
+
+} // namespace
+
+int mlir::tgc::lowerControlFlow(onnx::GraphProto &graph, int64_t opset) {
+  return Lowering(graph, opset).run();
+}

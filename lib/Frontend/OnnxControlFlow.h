@@ -1,0 +1,31 @@
+//===- OnnxControlFlow.h - static control flow and sequences --*- C++ -*-===//
+//
+// tgc compiles a static dataflow graph. ONNX control flow and sequences
+// often are static once shapes and shape arithmetic are known: an If whose
+// condition is a constant, a Loop with a constant trip count that never
+// exits early, a Scan over a static length, sequence ops at constant
+// positions. These are rewritten here, on the protobuf graph before import,
+// into plain nodes (the taken branch inlined, loop bodies unrolled,
+// sequences tracked as lists of tensors); whatever stays dynamic is left for
+// the importer to report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_FRONTEND_ONNXCONTROLFLOW_H
+#define TGC_FRONTEND_ONNXCONTROLFLOW_H
+
+#include <cstdint>
+#include <onnx/onnx_pb.h>
+
+namespace mlir::tgc {
+
+/// Rewrites the static If, Loop and Scan nodes of `graph` (opset `opset` of
+/// the default domain) and, when every sequence op of the graph can be, its
+/// sequence ops. Uses the constants (initializers, Constant nodes) and the
+/// static shapes in the graph's inputs, value_info and outputs. Returns the
+/// number of nodes rewritten; shape inference must run again after any.
+int lowerControlFlow(onnx::GraphProto &graph, int64_t opset);
+
+} // namespace mlir::tgc
+
+#endif // TGC_FRONTEND_ONNXCONTROLFLOW_H
