@@ -92,6 +92,15 @@
 // RUN:   | FileCheck %s --check-prefix=MATH
 // MATH: 13 passed, 0 failed
 
+// Adam over two tensors at T = 0 (no bias correction), with
+// norm_coefficient; the case with the epsilon its outputs assume (see
+// Inputs/make_adam_multiple.py).
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: /usr/bin/python3 %S/Inputs/make_adam_multiple.py /usr/include/onnx/backend/test/data/node %t/test_adam_multiple
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py %t/test_adam_multiple | FileCheck %s --check-prefix=ADAM
+// ADAM: PASS test_adam_multiple
+// ADAM: 1 passed, 0 failed
+
 // RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
 // RUN:   test_gru_defaults test_lstm_with_peepholes test_simple_rnn_with_initial_bias \
 // RUN:   test_einsum_batch_diagonal test_einsum_batch_matmul test_scatternd_multiply \
