@@ -81,9 +81,28 @@ void renameOuterReads(GraphProto &graph, const llvm::StringMap<std::string> &map
   }
 }
 
+/// "FLOAT[2,16]" for a tensor of known element type and static shape.
+std::optional<std::string> staticTypeName(const onnx::ValueInfoProto &info) {
+  if (!info.type().has_tensor_type())
+    return std::nullopt;
+  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  if (!tensor.has_shape() || tensor.elem_type() == TensorProto::UNDEFINED)
+    return std::nullopt;
+  std::string name = TensorProto::DataType_Name(
+                         (TensorProto::DataType)tensor.elem_type()) +
+                     "[";
+  for (const auto &dim : tensor.shape().dim()) {
+    if (!dim.has_dim_value())
+      return std::nullopt;
+    name += (name.back() == '[' ? "" : ",") + std::to_string(dim.dim_value());
+  }
+  return name + "]";
+}
+
 class Lowering {
 public:
-  Lowering(GraphProto &graph, int64_t opset) : graph(graph), opset(opset) {}
+  Lowering(GraphProto &graph, int64_t opset, bool selectDynamicIf)
+      : graph(graph), opset(opset), selectDynamicIf(selectDynamicIf) {}
 
   int run();
 
@@ -119,6 +138,7 @@ private:
                                       const std::string &prefix);
 
   bool lowerIf(const NodeProto &node);
+  bool lowerDataDependentIf(const NodeProto &node);
   bool lowerLoop(const NodeProto &node);
   bool lowerScan(const NodeProto &node);
   bool lowerSequenceOp(const NodeProto &node);
@@ -126,6 +146,7 @@ private:
 
   GraphProto &graph;
   int64_t opset;
+  bool selectDynamicIf;
   std::vector<NodeProto> out;
   int counter = 0;
   llvm::StringMap<SmallVector<int64_t>> shapes;
@@ -255,9 +276,11 @@ std::optional<int64_t> Lowering::scalarConstant(const std::string &name) {
 bool Lowering::lowerIf(const NodeProto &node) {
   std::optional<int64_t> cond =
       node.input_size() ? scalarConstant(node.input(0)) : std::nullopt;
+  if (!cond)
+    return selectDynamicIf && lowerDataDependentIf(node);
   const AttributeProto *branch =
-      findAttr(node, cond && *cond ? "then_branch" : "else_branch");
-  if (!cond || !branch || !branch->has_g() ||
+      findAttr(node, *cond ? "then_branch" : "else_branch");
+  if (!branch || !branch->has_g() ||
       branch->g().output_size() != node.output_size())
     return false;
   std::vector<std::string> results =
@@ -265,6 +288,34 @@ bool Lowering::lowerIf(const NodeProto &node) {
   for (auto [result, output] : llvm::zip(results, node.output()))
     if (!output.empty())
       identity(result, output);
+  return true;
+}
+
+/// If whose condition is known only at run time, when both branches agree
+/// on every output's type and static shape (see branchMismatch): both
+/// branches inlined, each output chosen by Where on the condition. The
+/// price is that the branch not taken is computed too, so the node costs
+/// the time of both branches and holds both results.
+bool Lowering::lowerDataDependentIf(const NodeProto &node) {
+  if (node.input_size() != 1 || node.input(0).empty() ||
+      !branchMismatch(node).empty())
+    return false;
+  std::string prefix = fresh(node.name());
+  std::vector<std::string> thenResults =
+      inlineBody(findAttr(node, "then_branch")->g(), {}, prefix + "/then/");
+  std::vector<std::string> elseResults =
+      inlineBody(findAttr(node, "else_branch")->g(), {}, prefix + "/else/");
+  // The condition holds one element of any rank; as a scalar it broadcasts
+  // without changing the shape of the outputs.
+  std::string cond = node.input(0);
+  auto condShape = shapes.find(cond);
+  if (condShape == shapes.end() || !condShape->second.empty()) {
+    cond = fresh(node.input(0));
+    emit("Reshape", {node.input(0), constantInts({}, false)}, {cond});
+  }
+  for (int i = 0; i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      emit("Where", {cond, thenResults[i], elseResults[i]}, {node.output(i)});
   return true;
 }
 
@@ -687,6 +738,34 @@ int Lowering::run() {
 
 } // namespace
 
-int mlir::tgc::lowerControlFlow(onnx::GraphProto &graph, int64_t opset) {
-  return Lowering(graph, opset).run();
+int mlir::tgc::lowerControlFlow(onnx::GraphProto &graph, int64_t opset,
+                                bool selectDynamicIf) {
+  return Lowering(graph, opset, selectDynamicIf).run();
+}
+
+std::string mlir::tgc::branchMismatch(const onnx::NodeProto &node) {
+  const AttributeProto *thenAttr = findAttr(node, "then_branch");
+  const AttributeProto *elseAttr = findAttr(node, "else_branch");
+  if (!thenAttr || !thenAttr->has_g() || !elseAttr || !elseAttr->has_g())
+    return "it needs a then_branch and an else_branch graph";
+  const GraphProto &thenG = thenAttr->g(), &elseG = elseAttr->g();
+  if (thenG.output_size() != node.output_size() ||
+      elseG.output_size() != node.output_size())
+    return "its then_branch gives " + std::to_string(thenG.output_size()) +
+           " outputs and its else_branch " +
+           std::to_string(elseG.output_size()) + ", the node has " +
+           std::to_string(node.output_size());
+  for (int i = 0; i < node.output_size(); ++i) {
+    std::optional<std::string> thenType = staticTypeName(thenG.output(i));
+    std::optional<std::string> elseType = staticTypeName(elseG.output(i));
+    if (!thenType || !elseType)
+      return "output " + std::to_string(i) + " of its " +
+             (thenType ? "else_branch" : "then_branch") +
+             " has no static shape";
+    if (*thenType != *elseType)
+      return "its branches give output " + std::to_string(i) +
+             " different types: then_branch " + *thenType +
+             ", else_branch " + *elseType;
+  }
+  return "";
 }

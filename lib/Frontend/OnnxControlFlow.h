@@ -6,8 +6,10 @@
 // exits early, a Scan over a static length, sequence ops at constant
 // positions. These are rewritten here, on the protobuf graph before import,
 // into plain nodes (the taken branch inlined, loop bodies unrolled,
-// sequences tracked as lists of tensors); whatever stays dynamic is left for
-// the importer to report.
+// sequences tracked as lists of tensors). An If on a run-time condition
+// whose branches agree on their outputs' types and shapes becomes both
+// branches and a Where per output. Whatever stays dynamic is left for the
+// importer to report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #define TGC_FRONTEND_ONNXCONTROLFLOW_H
 
 #include <cstdint>
+#include <string>
 #include <onnx/onnx_pb.h>
 
 namespace mlir::tgc {
@@ -24,7 +27,20 @@ namespace mlir::tgc {
 /// sequence ops. Uses the constants (initializers, Constant nodes) and the
 /// static shapes in the graph's inputs, value_info and outputs. Returns the
 /// number of nodes rewritten; shape inference must run again after any.
-int lowerControlFlow(onnx::GraphProto &graph, int64_t opset);
+///
+/// With `selectDynamicIf`, an If whose condition is not a constant is
+/// rewritten too when its branches agree (branchMismatch is empty): both
+/// are inlined and Where picks each output, so both always run. Callers
+/// ask for this only once folding has nothing left to do, so that a
+/// condition that folds to a constant still takes the cheap path.
+int lowerControlFlow(onnx::GraphProto &graph, int64_t opset,
+                     bool selectDynamicIf = false);
+
+/// Why the If `node` cannot become a select between its branches: an
+/// output whose element type or static shape differs between them (as
+/// shape inference left them), or lacks a static shape; empty when they
+/// agree.
+std::string branchMismatch(const onnx::NodeProto &node);
 
 } // namespace mlir::tgc
 

@@ -264,6 +264,11 @@ LogicalResult Importer::inferStaticShapes() {
     // folder more to do.
     int changed = foldShapeArithmetic(graph);
     changed += lowerControlFlow(graph, opsets.lookup(""));
+    // Only once nothing folds any more is an If left on a run-time
+    // condition: it becomes a select between its two branches.
+    if (changed == 0)
+      changed = lowerControlFlow(graph, opsets.lookup(""),
+                                 /*selectDynamicIf=*/true);
     if (changed == 0)
       break;
   }
@@ -476,6 +481,19 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     slots.push_back(i);
   }
 
+  // An If still here has a run-time condition and branches that cannot be
+  // selected between; its outputs have no static type to report instead.
+  if (domain.empty() && node.op_type() == "If") {
+    std::string why = branchMismatch(node);
+    if (!why.empty())
+      return nodeError() << "its condition is not a compile-time constant "
+                            "and "
+                         << why
+                         << " (tgc selects between the branches of a run-time "
+                            "condition only when every output has the same "
+                            "type and static shape in both)";
+  }
+
   // Omitted trailing outputs are dropped; nameOmittedOutputs named the
   // others.
   int numOutputs = node.output_size();
@@ -638,6 +656,12 @@ findModelConstantInputs(MLIRContext &context, StringRef path) {
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     return emitError(loc) << "not an ONNX model, or truncated: the protobuf "
                              "parser rejected it";
+  // An If whose branches agree needs no constant condition: import selects
+  // between them at run time, so the inputs deciding it stay inputs.
+  for (onnx::NodeProto &node : *model.mutable_graph()->mutable_node())
+    if ((node.domain().empty() || node.domain() == "ai.onnx") &&
+        node.op_type() == "If" && branchMismatch(node).empty())
+      node.clear_input();
   return findConstantInputs(model.graph());
 }
 

@@ -1,7 +1,8 @@
 // Control flow that is static once constants are known becomes plain nodes
 // at import: If with a constant condition (the branch inlined), Loop with a
 // constant trip count (unrolled), Scan over a static length (unrolled) and
-// sequences at constant positions (lists of tensors).
+// sequences at constant positions (lists of tensors). An If on a run-time
+// condition becomes a Where between both branches, inlined.
 // Needs Debian's python3 with numpy and onnx.
 
 // RUN: rm -rf %t && /usr/bin/python3 %S/Inputs/make_control_flow.py %t
@@ -35,6 +36,19 @@
 // SEQ: %[[N:.*]] = tgc.const dense<3> : tensor<si64>
 // SEQ: return %[[CAT]], %{{.*}}
 
-// An If on a condition known only at run time stays, and decompose says so.
-// RUN: tgc-translate --import-onnx %t/if_runtime.onnx | not tgc-opt --tgc-decompose 2>&1 | FileCheck %s --check-prefix=RUNTIME
-// RUNTIME: error: node (If): its condition is not a compile-time constant (tgc inlines the branch of a constant condition)
+// An If on a condition known only at run time whose branches agree on the
+// type and shape of each output: both branches inlined, Where picks (the
+// condition, of shape [1] here, reshaped to a scalar).
+// RUN: tgc-translate --import-onnx %t/if_runtime.onnx | FileCheck %s --check-prefix=RUNTIME
+// RUNTIME-LABEL: func.func @main(
+// RUNTIME-NOT: "If"
+// RUNTIME-DAG: %[[T:.*]] = tgc.onnx_node "Add"(%arg0, %arg0)
+// RUNTIME-DAG: %[[E:.*]] = tgc.onnx_node "Mul"(%arg0, %arg0)
+// RUNTIME-DAG: %[[C:.*]] = tgc.onnx_node "Reshape"(%arg1, %{{.*}}) {{.*}} : (tensor<1xi1>, tensor<0xsi64>) -> tensor<i1>
+// RUNTIME: %[[Y:.*]] = tgc.onnx_node "Where"(%[[C]], %[[T]], %[[E]]) {{.*}} -> tensor<2xf32>
+// RUNTIME: return %[[Y]]
+
+// Branches that disagree cannot be selected between: the error names the
+// node, the output and both types.
+// RUN: not tgc-translate --import-onnx %t/if_mismatch.onnx 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// MISMATCH: error: node 'pick' (If): its condition is not a compile-time constant and its branches give output 0 different types: then_branch FLOAT[2], else_branch FLOAT[4] (tgc selects between the branches of a run-time condition only when every output has the same type and static shape in both)

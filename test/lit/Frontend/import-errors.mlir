@@ -38,6 +38,9 @@
 // RUN: not tgc-translate --import-onnx %S/Inputs/custom_domain.onnx 2>&1 | FileCheck %s --check-prefix=CUSTOM
 // CUSTOM: error: node 'foo' (Foo): output 't' has a shape ONNX shape inference could not find
 
-// Subgraphs import as a marker attribute (decompose reports them).
+// An If on a graph input whose branches agree imports as a Where between
+// them (subgraphs that stay import as a marker attribute, which decompose
+// reports: decompose-errors.mlir).
 // RUN: tgc-translate --import-onnx %S/Inputs/misc.onnx | FileCheck %s --check-prefix=GRAPH
-// GRAPH: tgc.onnx_node "If"(%{{.*}}) {attrs = {else_branch, then_branch}, opset = 17 : i64} : (tensor<i1>) -> tensor<2xf32>
+// GRAPH-NOT: "If"
+// GRAPH: tgc.onnx_node "Where"(%arg1, %{{.*}}, %{{.*}}) {opset = 17 : i64} : (tensor<i1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>

@@ -21,4 +21,6 @@
 
 // CAST: tgc.onnx_node "Cast"(%arg0) {attrs = {to = 16 : i64}, opset = 13 : i64} : (tensor<3x4xf32>) -> tensor<3x4xbf16>
 
-// IF: tgc.onnx_node "If"(%arg0) {attrs = {else_branch, then_branch}, opset = 11 : i64} : (tensor<i1>) -> tensor<5xf32>
+// An If on an input: both branches' constants, Where picks.
+// IF-NOT: "If"
+// IF: tgc.onnx_node "Where"({{.*}}) {opset = 11 : i64} : (tensor<i1>, tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>

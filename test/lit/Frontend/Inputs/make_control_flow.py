@@ -1,5 +1,6 @@
 """Writes small models with static control flow and sequences into DIR:
-if_const.onnx, if_runtime.onnx, loop.onnx, scan.onnx, sequence.onnx.
+if_const.onnx, if_runtime.onnx, if_mismatch.onnx, loop.onnx, scan.onnx,
+sequence.onnx.
 
     make_control_flow.py DIR
 Needs numpy and onnx: run it with Debian's /usr/bin/python3.
@@ -38,11 +39,22 @@ save("if_const",
                        else_branch=branch("else", "Mul"))],
      [x], [y], [cond_true])
 
-# If with a condition computed at run time stays (and is reported).
+# If with a condition computed at run time, branches of the same type and
+# shape: both are inlined and Where picks.
 save("if_runtime",
      [helper.make_node("If", ["b"], ["y"], then_branch=branch("then", "Add"),
                        else_branch=branch("else", "Mul"))],
-     [x, helper.make_tensor_value_info("b", TensorProto.BOOL, [])], [y])
+     [x, helper.make_tensor_value_info("b", TensorProto.BOOL, [1])], [y])
+
+# ... and branches of different shapes: reported.
+longer = helper.make_graph(
+    [helper.make_node("Concat", ["x", "x"], ["else_out"], axis=0)], "else", [],
+    [helper.make_tensor_value_info("else_out", F, [4])])
+save("if_mismatch",
+     [helper.make_node("If", ["b"], ["y"], name="pick",
+                       then_branch=branch("then", "Add"), else_branch=longer)],
+     [x, helper.make_tensor_value_info("b", TensorProto.BOOL, [])],
+     [helper.make_tensor_value_info("y", F, ["n"])])
 
 # Loop: 3 trips of s = s + x, each s also a scan output.
 body = helper.make_graph(
