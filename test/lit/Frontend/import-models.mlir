@@ -5,6 +5,7 @@
 // RUN: tgc-translate --import-onnx %models/transformer/model.onnx | FileCheck %s --check-prefix=TRF
 // RUN: tgc-translate --import-onnx %models/transformer/model.onnx | FileCheck %s --check-prefix=FOLD
 // RUN: tgc-translate --import-onnx %models/mlp/model.onnx --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+// RUN: tgc-translate --import-onnx %models/dyncnn/model.onnx --onnx-input-shape=input=2x3x24x40 | FileCheck %s --check-prefix=DYN
 
 // MLP: module attributes {tgc.source = "{{.*}}models/mlp/model.onnx"}
 // MLP-LABEL: func.func @main(
@@ -55,3 +56,22 @@
 // LOC: #[[FILE:loc[0-9]*]] = loc("{{.*}}models/mlp/model.onnx":0:0)
 // LOC: tgc.onnx_node "Gemm"{{.*}} loc(#[[GEMM:loc[0-9]*]])
 // LOC: #[[GEMM]] = loc("/net/net.0/Gemm"(#[[FILE]]))
+
+// dyncnn has a dynamic batch, height and width; bound, its
+// x.view(x.size(0), -1) (Shape -> Gather -> Unsqueeze -> Concat -> Reshape)
+// folds to a constant shape.
+// DYN-LABEL: func.func @main(
+// DYN-SAME: tensor<2x3x24x40xf32> {tgc.name = "input"}) -> (tensor<2x10xf32> {tgc.name = "output"})
+// DYN-NOT: "Shape"
+// DYN-NOT: "Gather"
+// DYN-NOT: "Unsqueeze"
+// DYN-NOT: "Concat"
+// DYN: %[[SHAPE:.*]] = tgc.const dense<[2, -1]> : tensor<2xsi64>
+// DYN-NOT: "Shape"
+// DYN-NOT: "Gather"
+// DYN-NOT: "Concat"
+// DYN: tgc.onnx_node "Reshape"(%{{.*}}, %[[SHAPE]]) {{.*}} : (tensor<2x16x1x1xf32>, tensor<2xsi64>) -> tensor<2x16xf32>
+// DYN-NOT: "Shape"
+// DYN-NOT: "Gather"
+// DYN-NOT: "Concat"
+// DYN: return
