@@ -8,10 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Passes.h"
+#include "Codegen/Symbolic.h"
 #include "IR/TgcOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include <map>
 
 namespace mlir::tgc {
@@ -351,6 +354,145 @@ LogicalResult KernelLowering::run() {
   return success();
 }
 
+
+/// Index arithmetic that linearSumOf sees through.
+bool isIndexArithmetic(Operation *op) {
+  return isa<AddOp, SubOp, MulOp>(op) && op->getResult(0).getType().isIndex();
+}
+
+/// The addresses (tgc.index ops) that `ranges` reach only through index
+/// arithmetic, each with its linear form; failure if a range also reaches
+/// anything else (a gate, a value, a product of two ranges).
+FailureOr<SmallVector<std::pair<IndexOp, LinearSum>>>
+addressesOf(ArrayRef<RangeOp> ranges) {
+  SmallVector<Value> work;
+  for (RangeOp range : ranges)
+    work.push_back(range.getResult());
+  llvm::SetVector<Operation *> addresses;
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<EndOp>(user))
+        continue;
+      if (auto index = dyn_cast<IndexOp>(user);
+          index && use.getOperandNumber() == 1 && index.getIdx() == value) {
+        addresses.insert(index);
+        continue;
+      }
+      if (!isIndexArithmetic(user))
+        return failure();
+      work.push_back(user->getResult(0));
+    }
+  }
+  SmallVector<std::pair<IndexOp, LinearSum>> result;
+  for (Operation *op : addresses) {
+    auto index = cast<IndexOp>(op);
+    LinearSum sum = linearSumOf(index.getIdx());
+    for (auto &[atom, coef] : sum.terms) {
+      bool isRange = llvm::any_of(
+          ranges, [&](RangeOp r) { return r.getResult() == atom; });
+      // An atom computed from a range (a product of two ranges, say).
+      if (!isRange && seen.contains(atom))
+        return failure();
+    }
+    result.push_back({index, std::move(sum)});
+  }
+  return result;
+}
+
+int64_t coefficientOf(const LinearSum &sum, Value atom) {
+  for (auto [a, coef] : sum.terms)
+    if (a == atom)
+      return coef;
+  return 0;
+}
+
+/// Merges global range `inner` into `outer` (the loop right around it) when
+/// every address moves along outer exactly `bound(inner)` times as far as
+/// along inner: then (outer, inner) reads and writes as one axis of
+/// outer*inner steps, and a 56x56 image is one axis of 3136, which splits
+/// into whole vectors where 56 would not. Returns whether it merged.
+bool mergeRanges(RangeOp outer, RangeOp inner, EndOp innerEnd,
+                 EndOp outerEnd) {
+  auto addresses = addressesOf({outer, inner});
+  if (failed(addresses))
+    return false;
+  int64_t innerBound = inner.getBound();
+  for (auto &[index, sum] : *addresses)
+    if (coefficientOf(sum, outer) !=
+        coefficientOf(sum, inner) * innerBound)
+      return false;
+  OpBuilder builder(outer);
+  auto merged = builder.create<RangeOp>(
+      outer.getLoc(), builder.getIndexType(), outer.getBound() * innerBound,
+      AxisType::global, outer.getId());
+  for (auto &[index, sum] : *addresses) {
+    int64_t coef = coefficientOf(sum, inner);
+    llvm::erase_if(sum.terms, [&](auto &term) {
+      return term.first == outer.getResult() ||
+             term.first == inner.getResult();
+    });
+    if (coef)
+      sum.terms.push_back({merged.getResult(), coef});
+    builder.setInsertionPoint(index);
+    index.getIdxMutable().assign(
+        buildLinearSum(builder, index.getLoc(), sum));
+  }
+  builder.setInsertionPoint(outerEnd);
+  builder.create<EndOp>(outerEnd.getLoc(), merged);
+  innerEnd.erase();
+  outerEnd.erase();
+  // The old address arithmetic is dead now; users come after what they
+  // use, so one sweep from the end erases whole chains.
+  Block *block = merged->getBlock();
+  for (auto it = block->rbegin(); it != block->rend();) {
+    Operation *op = &*it++;
+    if (isIndexArithmetic(op) && op->use_empty())
+      op->erase();
+  }
+  inner.erase();
+  outer.erase();
+  return true;
+}
+
+/// Merges neighbouring global ranges of a lowered kernel that address
+/// memory as one (mergeRanges), innermost pairs first, until none is left.
+void mergeContiguousRanges(KernelOp kernel) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    Block &block = kernel.getBlock();
+    SmallVector<RangeOp> globals;
+    for (Operation &op : block)
+      if (auto range = dyn_cast<RangeOp>(op);
+          range && range.getAxis() == AxisType::global)
+        globals.push_back(range);
+    for (size_t i = globals.size(); i-- > 1;) {
+      RangeOp outer = globals[i - 1], inner = globals[i];
+      // Perfectly nested: range outer; range inner ... end inner; end outer.
+      if (outer->getNextNode() != inner.getOperation())
+        continue;
+      EndOp innerEnd, outerEnd;
+      for (Operation *user : inner->getUsers())
+        if (auto end = dyn_cast<EndOp>(user))
+          innerEnd = end;
+      if (!innerEnd)
+        continue;
+      outerEnd = dyn_cast_or_null<EndOp>(innerEnd->getNextNode());
+      if (!outerEnd || outerEnd.getRange() != outer.getResult())
+        continue;
+      if (mergeRanges(outer, inner, innerEnd, outerEnd)) {
+        changed = true;
+        break;
+      }
+    }
+  }
+}
+
 struct Lower : impl::TgcLowerBase<Lower> {
   using TgcLowerBase::TgcLowerBase;
 
@@ -363,6 +505,8 @@ struct Lower : impl::TgcLowerBase<Lower> {
     for (KernelOp kernel : kernels)
       if (failed(KernelLowering(kernel).run()))
         return signalPassFailure();
+    for (KernelOp kernel : kernels)
+        mergeContiguousRanges(kernel);
   }
 };
 

@@ -130,3 +130,51 @@ func.func @reduce_empty_axis(%x: tensor<3x0xf32>) -> tensor<3x1xf32> {
   }
   return %k : tensor<3x1xf32>
 }
+
+// Output dims that every address walks as one (row stride = row length)
+// become one global range: 4x8 is one axis of 32.
+// CHECK-LABEL: func @merge_contiguous(
+//       CHECK:     %[[I:.*]] = tgc.range 32 global id 0
+//   CHECK-NOT:     tgc.range
+//       CHECK:     tgc.index %{{.*}}[%[[I]]]
+//       CHECK:     tgc.index %{{.*}}[%[[I]]]
+//       CHECK:     tgc.end %[[I]]
+//  CHECK-NEXT:     tgc.sink
+func.func @merge_contiguous(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %k = tgc.kernel "E_4_8" (%x) : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %n = tgc.neg %a : tensor<4x8xf32>
+    tgc.sink %n : tensor<4x8xf32>
+  }
+  return %k : tensor<4x8xf32>
+}
+
+// A channel dim whose stride stays the image's size merges the image's
+// rows and columns but not itself into them when a per-channel weight
+// (stride 1 along the channel) is read: 2x(3x4).
+// CHECK-LABEL: func @merge_image_not_channel(
+//       CHECK:     tgc.range 2 global id 0
+//       CHECK:     tgc.range 12 global id 1
+//   CHECK-NOT:     tgc.range
+func.func @merge_image_not_channel(%x: tensor<2x3x4xf32>, %b: tensor<2x1x1xf32>) -> tensor<2x3x4xf32> {
+  %k = tgc.kernel "E_2_3_4" (%x, %b) : (tensor<2x3x4xf32>, tensor<2x1x1xf32>) -> tensor<2x3x4xf32> {
+  ^bb0(%a: tensor<2x3x4xf32>, %c: tensor<2x1x1xf32>):
+    %e = tgc.expand %c : tensor<2x1x1xf32> -> tensor<2x3x4xf32>
+    %s = tgc.add %a, %e : tensor<2x3x4xf32>
+    tgc.sink %s : tensor<2x3x4xf32>
+  }
+  return %k : tensor<2x3x4xf32>
+}
+
+// A pad gates its loads by row and column: nothing merges.
+// CHECK-LABEL: func @no_merge_under_pad(
+//       CHECK:     tgc.range 4 global id 0
+//       CHECK:     tgc.range 6 global id 1
+func.func @no_merge_under_pad(%x: tensor<4x4xf32>) -> tensor<4x6xf32> {
+  %k = tgc.kernel "E_4_6" (%x) : (tensor<4x4xf32>) -> tensor<4x6xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %p = tgc.pad %a low [0, 1] high [0, 1] : tensor<4x4xf32> -> tensor<4x6xf32>
+    tgc.sink %p : tensor<4x6xf32>
+  }
+  return %k : tensor<4x6xf32>
+}
