@@ -81,8 +81,10 @@ void renameOuterReads(GraphProto &graph, const llvm::StringMap<std::string> &map
   }
 }
 
-/// "FLOAT[2,16]" for a tensor of known element type and static shape.
-std::optional<std::string> staticTypeName(const onnx::ValueInfoProto &info) {
+/// "FLOAT[2,16]" for a tensor of known element type and static shape;
+/// with `symbolic`, a dim not known yet reads "?" ("FLOAT[?,16]").
+std::optional<std::string> staticTypeName(const onnx::ValueInfoProto &info,
+                                          bool symbolic) {
   if (!info.type().has_tensor_type())
     return std::nullopt;
   const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
@@ -92,9 +94,14 @@ std::optional<std::string> staticTypeName(const onnx::ValueInfoProto &info) {
                          (TensorProto::DataType)tensor.elem_type()) +
                      "[";
   for (const auto &dim : tensor.shape().dim()) {
-    if (!dim.has_dim_value())
+    std::string text;
+    if (dim.has_dim_value())
+      text = std::to_string(dim.dim_value());
+    else if (symbolic)
+      text = "?";
+    else
       return std::nullopt;
-    name += (name.back() == '[' ? "" : ",") + std::to_string(dim.dim_value());
+    name += (name.back() == '[' ? "" : ",") + text;
   }
   return name + "]";
 }
@@ -743,7 +750,8 @@ int mlir::tgc::lowerControlFlow(onnx::GraphProto &graph, int64_t opset,
   return Lowering(graph, opset, selectDynamicIf).run();
 }
 
-std::string mlir::tgc::branchMismatch(const onnx::NodeProto &node) {
+std::string mlir::tgc::branchMismatch(const onnx::NodeProto &node,
+                                      bool symbolicDims) {
   const AttributeProto *thenAttr = findAttr(node, "then_branch");
   const AttributeProto *elseAttr = findAttr(node, "else_branch");
   if (!thenAttr || !thenAttr->has_g() || !elseAttr || !elseAttr->has_g())
@@ -756,8 +764,10 @@ std::string mlir::tgc::branchMismatch(const onnx::NodeProto &node) {
            std::to_string(elseG.output_size()) + ", the node has " +
            std::to_string(node.output_size());
   for (int i = 0; i < node.output_size(); ++i) {
-    std::optional<std::string> thenType = staticTypeName(thenG.output(i));
-    std::optional<std::string> elseType = staticTypeName(elseG.output(i));
+    std::optional<std::string> thenType =
+        staticTypeName(thenG.output(i), symbolicDims);
+    std::optional<std::string> elseType =
+        staticTypeName(elseG.output(i), symbolicDims);
     if (!thenType || !elseType)
       return "output " + std::to_string(i) + " of its " +
              (thenType ? "else_branch" : "then_branch") +

@@ -39,8 +39,10 @@ int lowerControlFlow(onnx::GraphProto &graph, int64_t opset,
 /// Why the If `node` cannot become a select between its branches: an
 /// output whose element type or static shape differs between them (as
 /// shape inference left them), or lacks a static shape; empty when they
-/// agree.
-std::string branchMismatch(const onnx::NodeProto &node);
+/// agree. With `symbolicDims` (before input shapes are bound), a dim not
+/// known yet matches any dim of the other branch.
+std::string branchMismatch(const onnx::NodeProto &node,
+                           bool symbolicDims = false);
 
 } // namespace mlir::tgc
 

@@ -491,7 +491,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
                          << why
                          << " (tgc selects between the branches of a run-time "
                             "condition only when every output has the same "
-                            "type and static shape in both)";
+                            "type and static shape in both)"
+                         << bindHint(node);
   }
 
   // Omitted trailing outputs are dropped; nameOmittedOutputs named the
@@ -657,10 +658,14 @@ findModelConstantInputs(MLIRContext &context, StringRef path) {
     return emitError(loc) << "not an ONNX model, or truncated: the protobuf "
                              "parser rejected it";
   // An If whose branches agree needs no constant condition: import selects
-  // between them at run time, so the inputs deciding it stay inputs.
+  // between them at run time, so the inputs deciding it stay inputs. Dims
+  // are not bound yet: one not known in a branch counts as agreeing (and
+  // if the bound shapes differ, import says so and names the inputs to
+  // bind).
   for (onnx::NodeProto &node : *model.mutable_graph()->mutable_node())
     if ((node.domain().empty() || node.domain() == "ai.onnx") &&
-        node.op_type() == "If" && branchMismatch(node).empty())
+        node.op_type() == "If" &&
+        branchMismatch(node, /*symbolicDims=*/true).empty())
       node.clear_input();
   return findConstantInputs(model.graph());
 }
