@@ -413,7 +413,8 @@ def main():
                                {0: "batch", 1: "frames"}))
     # One data set per branch: the sum of -x has the other sign.
     x = normal(2, 16)
-    export("gate", Gate(), [x, -x], True, script=True)
+    export("gate", Gate(), [x, -x], True, script=True,
+           dynamic_axes=({0: "batch"}, {0: "batch"}))
     detector = TextDetector()
     randomize_batchnorm(detector, gen)
     export("textdet", detector, [normal(1, 3, 64, 64)], True)

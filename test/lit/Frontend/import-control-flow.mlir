@@ -49,6 +49,6 @@
 // RUNTIME: return %[[Y]]
 
 // Branches that disagree cannot be selected between: the error names the
-// node, the output and both types.
+// node, the output and both types, and the input to bind instead.
 // RUN: not tgc-translate --import-onnx %t/if_mismatch.onnx 2>&1 | FileCheck %s --check-prefix=MISMATCH
-// MISMATCH: error: node 'pick' (If): its condition is not a compile-time constant and its branches give output 0 different types: then_branch FLOAT[2], else_branch FLOAT[4] (tgc selects between the branches of a run-time condition only when every output has the same type and static shape in both)
+// MISMATCH: error: node 'pick' (If): its condition is not a compile-time constant and its branches give output 0 different types: then_branch FLOAT[2], else_branch FLOAT[4] (tgc selects between the branches of a run-time condition only when every output has the same type and static shape in both); the graph input 'b' decides it: compile with --bind-input b=FILE
