@@ -2,9 +2,15 @@
 //
 // A small evaluator for the integer ops exporters use to compute shapes. It
 // works on the protobuf graph, before any MLIR exists, because its results
-// feed ONNX shape inference. Values are held as int64 whatever their ONNX
-// type (INT32, INT64, BOOL, or FLOAT and DOUBLE holding whole numbers, as
-// in a Range over a float size); anything else is left alone.
+// feed ONNX shape inference. It computes with INT32, INT64 and BOOL values
+// and with FLOAT and DOUBLE ones (a Range over a float size, the trip count
+// ceil((limit - start) / delta) of an expanded Range); anything else is left
+// alone.
+//
+// Only whole-number results replace their nodes: a float result with a
+// fraction stays a node of the graph, so that the compiled kernel and not
+// the folder decides its numerics, but the folder keeps its value for the
+// nodes that read it (a Ceil of it is whole again).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/bit.h"
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -31,7 +38,10 @@ namespace {
 /// Largest tensor the folder computes; shape arithmetic is far smaller.
 constexpr int64_t kMaxFoldedElements = 4096;
 
-/// A constant integer tensor, row-major.
+/// A constant tensor, row-major. Integer and bool elements are held as
+/// their values; FLOAT and DOUBLE ones as the bits of the double that holds
+/// them (see realOf / laneOf), so that the ops that only move elements copy
+/// lanes whatever the type.
 struct Const {
   SmallVector<int64_t> dims;
   SmallVector<int64_t> values;
@@ -54,13 +64,24 @@ bool isFoldableType(int32_t dataType) {
          dataType == TensorProto::BOOL || isFloatType(dataType);
 }
 
-/// Whole numbers a float type holds exactly (and the folder keeps).
-constexpr int64_t kMaxExactFloat = int64_t(1) << 24;
+/// The float value a lane of a FLOAT or DOUBLE tensor holds.
+double realOf(int64_t lane) { return llvm::bit_cast<double>(lane); }
 
-/// `v` as a whole number, if it is one a FLOAT represents exactly.
+/// The lane that holds `v` in a tensor of float type `dataType` (rounded to
+/// single precision for FLOAT, as the op computing it would).
+int64_t laneOf(double v, int32_t dataType) {
+  if (dataType == TensorProto::FLOAT)
+    v = static_cast<float>(v);
+  return llvm::bit_cast<int64_t>(v);
+}
+
+/// The largest magnitude up to which an int64 converts to double exactly.
+constexpr double kMaxExactInteger = 9007199254740992.0; // 2^53
+
+/// `v` as an integer, if it is a whole number an int64 holds exactly.
 std::optional<int64_t> wholeNumber(double v) {
   // -0.0 stays out: as an integer it would lose its sign.
-  if (!(std::abs(v) <= kMaxExactFloat) || v != std::trunc(v) ||
+  if (!(std::abs(v) <= kMaxExactInteger) || v != std::trunc(v) ||
       (v == 0 && std::signbit(v)))
     return std::nullopt;
   return static_cast<int64_t>(v);
@@ -102,7 +123,6 @@ std::optional<Const> readTensor(const TensorProto &tensor) {
   if (count > kMaxFoldedElements)
     return std::nullopt;
   if (isFloatType(c.dataType)) {
-    // Only whole numbers fold; any other value leaves the tensor alone.
     SmallVector<double> values;
     bool isDouble = c.dataType == TensorProto::DOUBLE;
     size_t size = isDouble ? 8 : 4;
@@ -126,12 +146,8 @@ std::optional<Const> readTensor(const TensorProto &tensor) {
     } else {
       values.assign(tensor.float_data().begin(), tensor.float_data().end());
     }
-    for (double v : values) {
-      std::optional<int64_t> whole = wholeNumber(v);
-      if (!whole)
-        return std::nullopt;
-      c.values.push_back(*whole);
-    }
+    for (double v : values)
+      c.values.push_back(laneOf(v, c.dataType));
   } else if (tensor.has_raw_data()) {
     const std::string &raw = tensor.raw_data();
     size_t size = c.dataType == TensorProto::INT64   ? 8
@@ -234,16 +250,46 @@ std::optional<Const> elementwise(
   return out;
 }
 
-/// Wraps `v` to the range of `dataType`, as a cast to it would; nullopt
-/// for a float type that would not hold it exactly.
-std::optional<int64_t> wrapTo(int64_t v, int32_t dataType) {
+/// Wraps `v` to the range of integer or bool `dataType`, as a cast to it
+/// would.
+int64_t wrapTo(int64_t v, int32_t dataType) {
   if (dataType == TensorProto::INT32)
     return static_cast<int32_t>(v);
   if (dataType == TensorProto::BOOL)
     return v != 0;
-  if (isFloatType(dataType) && (v > kMaxExactFloat || v < -kMaxExactFloat))
-    return std::nullopt;
   return v;
+}
+
+/// The value of one lane of a tensor of `dataType` as a double (for
+/// comparisons and casts; int64 beyond 2^53 rounds).
+double numberOf(int64_t lane, int32_t dataType) {
+  return isFloatType(dataType) ? realOf(lane) : static_cast<double>(lane);
+}
+
+/// ONNX Cast of one lane from `from` to `to`; nullopt where the result is
+/// undefined (NaN, infinity or out of range to an integer).
+std::optional<int64_t> castLane(int64_t lane, int32_t from, int32_t to) {
+  if (to == TensorProto::BOOL)
+    return isFloatType(from) ? realOf(lane) != 0 : lane != 0;
+  if (isFloatType(to))
+    return laneOf(numberOf(lane, from), to);
+  if (!isFloatType(from))
+    return wrapTo(lane, to);
+  double v = std::trunc(realOf(lane));
+  if (!(std::abs(v) < 9.2e18))
+    return std::nullopt;
+  return wrapTo(static_cast<int64_t>(v), to);
+}
+
+/// Whether every element of `c` is a whole number (always, for integer
+/// types): the results the folder writes back into the graph.
+bool holdsWholeNumbers(const Const &c) {
+  if (!isFloatType(c.dataType))
+    return true;
+  return llvm::all_of(c.values, [](int64_t lane) {
+    double v = realOf(lane);
+    return std::isfinite(v) && v == std::trunc(v);
+  });
 }
 
 class Folder {
@@ -462,13 +508,25 @@ std::optional<Const> Folder::evalRange(const NodeProto &node) {
       limit->values.size() != 1 || delta->values.size() != 1 ||
       delta->values[0] == 0)
     return std::nullopt;
+  Const out;
+  out.dataType = start->dataType;
+  if (isFloatType(out.dataType)) {
+    double s = realOf(start->values[0]), l = realOf(limit->values[0]),
+           d = realOf(delta->values[0]);
+    double count = std::ceil((l - s) / d);
+    if (!(count <= kMaxFoldedElements))
+      return std::nullopt;
+    int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
+    out.dims = {n};
+    for (int64_t i = 0; i < n; ++i)
+      out.values.push_back(laneOf(s + i * d, out.dataType));
+    return out;
+  }
   int64_t s = start->values[0], l = limit->values[0], d = delta->values[0];
   int64_t n =
       std::max<int64_t>(0, d > 0 ? (l - s + d - 1) / d : (s - l - d - 1) / -d);
   if (n > kMaxFoldedElements)
     return std::nullopt;
-  Const out;
-  out.dataType = start->dataType;
   out.dims = {n};
   for (int64_t i = 0; i < n; ++i)
     out.values.push_back(s + i * d);
@@ -487,15 +545,38 @@ std::optional<Const> Folder::evalBinary(const NodeProto &node) {
   if (args.empty())
     return std::nullopt;
   int32_t type = args.back()->dataType;
+  bool real = isFloatType(type);
   using Lanes = ArrayRef<int64_t>;
   using Result = std::optional<int64_t>;
-  auto compare = [&](std::function<bool(int64_t, int64_t)> fn) {
+  // Float operands compare by value; NaN is unordered, as in C.
+  auto compare = [&](std::function<bool(int64_t, int64_t)> intFn,
+                     std::function<bool(double, double)> realFn) {
     return elementwise(args, TensorProto::BOOL,
-                       [fn](Lanes x) -> Result { return fn(x[0], x[1]); });
+                       [=](Lanes x) -> Result {
+                         return real ? realFn(realOf(x[0]), realOf(x[1]))
+                                     : intFn(x[0], x[1]);
+                       });
+  };
+  // A float op computed in double and rounded once to the type gives the
+  // same result as the op in single precision for + - * /.
+  auto realUnary = [&](std::function<double(double)> fn) {
+    return elementwise(args, type, [=](Lanes x) -> Result {
+      return laneOf(fn(realOf(x[0])), type);
+    });
   };
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
-    if (args.size() != 2 || type == TensorProto::BOOL)
+    if (args.size() != 2 || type == TensorProto::BOOL ||
+        args[0]->dataType != type)
       return std::nullopt;
+    if (real)
+      return elementwise(args, type, [op, type](Lanes x) -> Result {
+        double a = realOf(x[0]), b = realOf(x[1]);
+        double r = op == "Add"   ? a + b
+                   : op == "Sub" ? a - b
+                   : op == "Mul" ? a * b
+                                 : a / b;
+        return laneOf(r, type);
+      });
     return elementwise(args, type, [op, type](Lanes x) -> Result {
       int64_t a = x[0], b = x[1];
       if (op == "Add")
@@ -506,35 +587,60 @@ std::optional<Const> Folder::evalBinary(const NodeProto &node) {
         return wrapTo(a * b, type);
       if (b == 0 || (a == INT64_MIN && b == -1))
         return std::nullopt;
-      if (isFloatType(type) && a % b != 0)
-        return std::nullopt; // not a whole number
       return wrapTo(a / b, type); // C division: toward zero
     });
   }
   if (op == "Max" || op == "Min")
-    return elementwise(args, type, [op](Lanes x) -> Result {
+    return elementwise(args, type, [op, real](Lanes x) -> Result {
       int64_t r = x[0];
-      for (int64_t v : x)
-        r = op == "Max" ? std::max(r, v) : std::min(r, v);
+      for (int64_t v : x) {
+        if (real && (std::isnan(realOf(v)) || std::isnan(realOf(r))))
+          return std::nullopt; // NaN propagation: left to the graph
+        bool less = real ? realOf(v) < realOf(r) : v < r;
+        bool greater = real ? realOf(r) < realOf(v) : r < v;
+        if (op == "Max" ? greater : less)
+          r = v;
+      }
       return r;
     });
   if (args.size() == 2 && op == "Equal")
-    return compare([](int64_t a, int64_t b) { return a == b; });
+    return compare([](int64_t a, int64_t b) { return a == b; },
+                   [](double a, double b) { return a == b; });
   if (args.size() == 2 && op == "Less")
-    return compare([](int64_t a, int64_t b) { return a < b; });
+    return compare([](int64_t a, int64_t b) { return a < b; },
+                   [](double a, double b) { return a < b; });
   if (args.size() == 2 && op == "Greater")
-    return compare([](int64_t a, int64_t b) { return a > b; });
+    return compare([](int64_t a, int64_t b) { return a > b; },
+                   [](double a, double b) { return a > b; });
   if (args.size() == 2 && op == "LessOrEqual")
-    return compare([](int64_t a, int64_t b) { return a <= b; });
+    return compare([](int64_t a, int64_t b) { return a <= b; },
+                   [](double a, double b) { return a <= b; });
   if (args.size() == 2 && op == "GreaterOrEqual")
-    return compare([](int64_t a, int64_t b) { return a >= b; });
+    return compare([](int64_t a, int64_t b) { return a >= b; },
+                   [](double a, double b) { return a >= b; });
   if (args.size() == 2 && type == TensorProto::BOOL &&
       (op == "And" || op == "Or" || op == "Xor"))
-    return compare([op](int64_t a, int64_t b) {
+    return elementwise(args, TensorProto::BOOL, [op](Lanes x) -> Result {
+      int64_t a = x[0], b = x[1];
       return op == "And" ? (a && b) : op == "Or" ? (a || b) : (!a != !b);
     });
   if (args.size() == 1 && op == "Not" && type == TensorProto::BOOL)
     return elementwise(args, type, [](Lanes x) -> Result { return !x[0]; });
+  if (args.size() == 1 && real) {
+    if (op == "Neg")
+      return realUnary([](double v) { return -v; });
+    if (op == "Abs")
+      return realUnary([](double v) { return std::abs(v); });
+    if (op == "Ceil")
+      return realUnary([](double v) { return std::ceil(v); });
+    if (op == "Floor")
+      return realUnary([](double v) { return std::floor(v); });
+    if (op == "Round") // half to even, the default rounding mode
+      return realUnary([](double v) { return std::nearbyint(v); });
+    if (op == "Relu") // NaN stays NaN
+      return realUnary([](double v) { return v < 0 ? 0.0 : v; });
+    return std::nullopt;
+  }
   if (args.size() == 1 && op == "Neg" && type != TensorProto::BOOL)
     return elementwise(
         args, type, [type](Lanes x) -> Result { return wrapTo(-x[0], type); });
@@ -542,6 +648,9 @@ std::optional<Const> Folder::evalBinary(const NodeProto &node) {
     return elementwise(args, type, [type](Lanes x) -> Result {
       return wrapTo(x[0] < 0 ? -x[0] : x[0], type);
     });
+  if (args.size() == 1 && op == "Relu" && type != TensorProto::BOOL)
+    return elementwise(args, type,
+                       [](Lanes x) -> Result { return std::max<int64_t>(x[0], 0); });
   if (args.size() == 3 && op == "Where") {
     if (args[0]->dataType != TensorProto::BOOL ||
         args[1]->dataType != args[2]->dataType)
@@ -599,10 +708,10 @@ std::optional<Const> Folder::evaluate(const NodeProto &node) {
     Const out = *data;
     out.dataType = to;
     for (int64_t &v : out.values) {
-      std::optional<int64_t> wrapped = wrapTo(v, out.dataType);
-      if (!wrapped)
+      std::optional<int64_t> cast = castLane(v, data->dataType, out.dataType);
+      if (!cast)
         return std::nullopt;
-      v = *wrapped;
+      v = *cast;
     }
     return out;
   }
@@ -657,9 +766,9 @@ NodeProto makeConstantNode(const std::string &name, const std::string &output,
     if (c.dataType == TensorProto::INT64)
       tensor->add_int64_data(v);
     else if (c.dataType == TensorProto::FLOAT)
-      tensor->add_float_data(static_cast<float>(v));
+      tensor->add_float_data(static_cast<float>(realOf(v)));
     else if (c.dataType == TensorProto::DOUBLE)
-      tensor->add_double_data(static_cast<double>(v));
+      tensor->add_double_data(realOf(v));
     else
       tensor->add_int32_data(static_cast<int32_t>(v));
   }
@@ -704,6 +813,12 @@ int Folder::run() {
     std::optional<Const> result = evaluate(node);
     if (!result || product(result->dims) > kMaxFoldedElements)
       continue;
+    if (!holdsWholeNumbers(*result)) {
+      // Known to the folder for the nodes that read it, but computed by
+      // the compiled graph.
+      constants[node.output(0)] = std::move(*result);
+      continue;
+    }
     std::string name = node.name().empty()
                            ? node.op_type() + "_" + std::to_string(i)
                            : node.name();
@@ -722,22 +837,35 @@ int mlir::tgc::foldShapeArithmetic(onnx::GraphProto &graph) {
   return Folder(graph).run();
 }
 
+/// The integer values of `c`: its float elements only if all are whole.
+static std::optional<SmallVector<int64_t>>
+integerValues(const std::optional<Const> &c) {
+  if (!c)
+    return std::nullopt;
+  if (!isFloatType(c->dataType))
+    return c->values;
+  SmallVector<int64_t> values;
+  for (int64_t lane : c->values) {
+    std::optional<int64_t> whole = wholeNumber(realOf(lane));
+    if (!whole)
+      return std::nullopt;
+    values.push_back(*whole);
+  }
+  return values;
+}
+
 std::optional<SmallVector<int64_t>>
 mlir::tgc::constantValues(const onnx::GraphProto &graph, llvm::StringRef name) {
   for (const TensorProto &init : graph.initializer())
-    if (init.name() == name) {
-      std::optional<Const> c = readTensor(init);
-      return c ? std::optional<SmallVector<int64_t>>(c->values) : std::nullopt;
-    }
+    if (init.name() == name)
+      return integerValues(readTensor(init));
   for (const NodeProto &node : graph.node()) {
     if (node.op_type() != "Constant" || node.output_size() != 1 ||
         node.output(0) != name)
       continue;
     if (const AttributeProto *value = findAttr(node, "value");
-        value && value->type() == AttributeProto::TENSOR) {
-      std::optional<Const> c = readTensor(value->t());
-      return c ? std::optional<SmallVector<int64_t>>(c->values) : std::nullopt;
-    }
+        value && value->type() == AttributeProto::TENSOR)
+      return integerValues(readTensor(value->t()));
     if (const AttributeProto *v = findAttr(node, "value_int"))
       return SmallVector<int64_t>{v->i()};
     if (const AttributeProto *v = findAttr(node, "value_ints"))

@@ -19,9 +19,11 @@
 namespace mlir::tgc {
 
 /// Replaces every top-level node of `graph` whose outputs are small integer
-/// or bool tensors computable from constants (initializers, Constant nodes,
-/// Shape of statically shaped values) by a Constant node of the same name.
-/// Uses the shapes in the graph's inputs, value_info and outputs. Returns the
+/// or bool tensors (or float ones holding whole numbers) computable from
+/// constants (initializers, Constant nodes, Shape of statically shaped
+/// values) by a Constant node of the same name. Float values with a
+/// fraction take part in the computation but are not written back. Uses
+/// the shapes in the graph's inputs, value_info and outputs. Returns the
 /// number of nodes replaced.
 int foldShapeArithmetic(onnx::GraphProto &graph);
 
