@@ -80,9 +80,17 @@ bool mlir::tgc::isConstantOperand(llvm::StringRef opType, unsigned slot) {
   return it != constantOperands().end() && llvm::is_contained(it->second, slot);
 }
 
-std::vector<std::string>
-mlir::tgc::graphInputsFeeding(const onnx::GraphProto &graph,
-                              llvm::ArrayRef<std::string> values) {
+namespace {
+
+void collectOuterReads(const onnx::GraphProto &graph, llvm::StringSet<> &out);
+
+/// Walks back from `seeds` through the nodes of `graph` (not through Shape
+/// or Size, which read only the static shape; through the names a node's
+/// subgraphs read from outside them). Returns the names reached that no
+/// node of `graph` produces and no initializer holds: graph inputs or, in a
+/// subgraph, its formal inputs and the names it reads from outside.
+llvm::StringSet<> walkBack(const onnx::GraphProto &graph,
+                           llvm::ArrayRef<std::string> seeds) {
   llvm::StringMap<const onnx::NodeProto *> producers;
   for (const onnx::NodeProto &node : graph.node())
     for (const std::string &out : node.output())
@@ -92,24 +100,107 @@ mlir::tgc::graphInputsFeeding(const onnx::GraphProto &graph,
   for (const onnx::TensorProto &init : graph.initializer())
     initializers.insert(init.name());
 
-  // Walk back from `values`; `seen` keeps the walk linear.
+  // `seen` keeps the walk linear.
   llvm::StringSet<> seen, reached;
-  llvm::SmallVector<std::string> work(values.begin(), values.end());
+  llvm::SmallVector<std::string> work(seeds.begin(), seeds.end());
   while (!work.empty()) {
     std::string name = work.pop_back_val();
-    if (!seen.insert(name).second || initializers.contains(name))
+    if (name.empty() || !seen.insert(name).second ||
+        initializers.contains(name))
       continue;
     auto producer = producers.find(name);
     if (producer == producers.end()) {
-      reached.insert(name); // a graph input
+      reached.insert(name);
       continue;
     }
-    if (readsOnlyShape(producer->second->op_type()))
+    const onnx::NodeProto &node = *producer->second;
+    if (readsOnlyShape(node.op_type()))
       continue;
-    for (const std::string &in : producer->second->input())
-      if (!in.empty())
-        work.push_back(in);
+    for (const std::string &in : node.input())
+      work.push_back(in);
+    llvm::StringSet<> outer;
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectOuterReads(attr.g(), outer);
+      for (const onnx::GraphProto &g : attr.graphs())
+        collectOuterReads(g, outer);
+    }
+    for (const auto &entry : outer)
+      work.push_back(entry.getKey().str());
   }
+  return reached;
+}
+
+/// The names `graph` defines itself: formal inputs, initializers, node
+/// outputs.
+llvm::StringSet<> localNames(const onnx::GraphProto &graph) {
+  llvm::StringSet<> local;
+  for (const onnx::ValueInfoProto &in : graph.input())
+    local.insert(in.name());
+  for (const onnx::TensorProto &init : graph.initializer())
+    local.insert(init.name());
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &out : node.output())
+      local.insert(out);
+  return local;
+}
+
+/// Adds to `out` every name a subgraph (or one nested in it) reads from the
+/// scopes around it.
+void collectOuterReads(const onnx::GraphProto &graph, llvm::StringSet<> &out) {
+  llvm::StringSet<> local = localNames(graph), nested;
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const std::string &in : node.input())
+      if (!in.empty() && !local.contains(in))
+        out.insert(in);
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectOuterReads(attr.g(), nested);
+      for (const onnx::GraphProto &g : attr.graphs())
+        collectOuterReads(g, nested);
+    }
+  }
+  for (const onnx::ValueInfoProto &o : graph.output())
+    if (!local.contains(o.name()))
+      out.insert(o.name());
+  for (const auto &entry : nested)
+    if (!local.contains(entry.getKey()))
+      out.insert(entry.getKey());
+}
+
+/// The names whose values constant operands in `graph` need: the operands
+/// of its nodes, and what the constant operands of their subgraphs read
+/// from outside those subgraphs (a Reshape in a Loop body whose shape is a
+/// graph input).
+std::vector<std::string> constantSeeds(const onnx::GraphProto &graph) {
+  std::vector<std::string> seeds;
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (std::string &name : constantOperandsOf(node))
+      seeds.push_back(std::move(name));
+    auto addFromSubgraph = [&](const onnx::GraphProto &sub) {
+      llvm::StringSet<> formal;
+      for (const onnx::ValueInfoProto &in : sub.input())
+        formal.insert(in.name());
+      for (const auto &entry : walkBack(sub, constantSeeds(sub)))
+        if (!formal.contains(entry.getKey()))
+          seeds.push_back(entry.getKey().str());
+    };
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        addFromSubgraph(attr.g());
+      for (const onnx::GraphProto &g : attr.graphs())
+        addFromSubgraph(g);
+    }
+  }
+  return seeds;
+}
+
+} // namespace
+
+std::vector<std::string>
+mlir::tgc::graphInputsFeeding(const onnx::GraphProto &graph,
+                              llvm::ArrayRef<std::string> values) {
+  llvm::StringSet<> reached = walkBack(graph, values);
   std::vector<std::string> result;
   for (const onnx::ValueInfoProto &input : graph.input())
     if (reached.contains(input.name()))
@@ -130,11 +221,7 @@ mlir::tgc::constantOperandsOf(const onnx::NodeProto &node) {
 
 std::vector<std::string>
 mlir::tgc::findConstantInputs(const onnx::GraphProto &graph) {
-  std::vector<std::string> operands;
-  for (const onnx::NodeProto &node : graph.node())
-    for (std::string &name : constantOperandsOf(node))
-      operands.push_back(std::move(name));
-  return graphInputsFeeding(graph, operands);
+  return graphInputsFeeding(graph, constantSeeds(graph));
 }
 
 LogicalResult mlir::tgc::bindConstantInputs(

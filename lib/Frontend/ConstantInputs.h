@@ -32,11 +32,14 @@ std::vector<std::string> constantOperandsOf(const onnx::NodeProto &node);
 
 /// The graph inputs (not initializers) of `graph` whose values reach one of
 /// `values`, directly or through other nodes (not through Shape or Size,
-/// which read only the static shape), in graph input order.
+/// which read only the static shape; into an If or Loop through what its
+/// subgraphs read from outside), in graph input order.
 std::vector<std::string> graphInputsFeeding(const onnx::GraphProto &graph,
                                             llvm::ArrayRef<std::string> values);
 
-/// The graph inputs that reach a constant operand of some node.
+/// The graph inputs that reach a constant operand of some node, also of a
+/// node inside a subgraph (a Reshape in a Loop body whose target shape is
+/// read from the enclosing graph).
 std::vector<std::string> findConstantInputs(const onnx::GraphProto &graph);
 
 /// Turns each input of `graph` named in `values` into an initializer with

@@ -8,6 +8,12 @@
 // RUN: tgc verify %t/case | FileCheck %s --check-prefix=VERIFY
 // VERIFY: PASS: 1 of 1 outputs passed
 
+// Inside a Loop body too: its Reshape reads its target shape from the
+// enclosing graph; the trip count is computed from another input.
+// RUN: /usr/bin/python3 %S/Inputs/make_bind_loop_case.py %t/loop
+// RUN: tgc verify %t/loop | FileCheck %s --check-prefix=LOOP
+// LOOP: PASS: 1 of 1 outputs passed
+
 // RUN: tgc compile %t/case/model.onnx -o %t/pkg --bind-input shape=%t/case/test_data_set_0/input_1.pb
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/pkg/net.json
 // MANIFEST:      "inputs": [
