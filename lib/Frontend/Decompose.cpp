@@ -37,6 +37,7 @@ static const DecompositionTable &getDecompositions() {
     addEinsumDecompositions(t);
     addScatterDecompositions(t);
     addGridSampleDecompositions(t);
+    addRoiAlignDecompositions(t);
     addLinalgDecompositions(t);
     addTextDecompositions(t);
     return t;

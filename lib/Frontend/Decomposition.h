@@ -126,6 +126,7 @@ void addRecurrentDecompositions(DecompositionTable &table);
 void addEinsumDecompositions(DecompositionTable &table);
 void addScatterDecompositions(DecompositionTable &table);
 void addGridSampleDecompositions(DecompositionTable &table);
+void addRoiAlignDecompositions(DecompositionTable &table);
 void addLinalgDecompositions(DecompositionTable &table);
 void addTextDecompositions(DecompositionTable &table);
 

@@ -152,3 +152,15 @@ func.func @inconsistent_shapes(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %x: tenso
   %2 = tgc.onnx_node "InstanceNormalization"(%x, %s, %s) {opset = 6 : i64} : (tensor<1x1x2x2xf32>, tensor<f32>, tensor<f32>) -> tensor<1x1x2x2xf32>
   return %0, %1, %2 : tensor<2x6xf32>, tensor<1x1x1x1xf32>, tensor<1x1x2x2xf32>
 }
+
+// -----
+
+// RoiAlign's adaptive sampling (sampling_ratio 0) takes as many samples as
+// each roi is pixels high or wide: a count that depends on the rois' values.
+func.func @roialign_adaptive(%x: tensor<1x1x8x8xf32>, %rois: tensor<2x4xf32>, %b: tensor<2xsi64>) -> (tensor<2x1x2x2xf32>, tensor<2x1x2x2xf32>) {
+  // expected-error @+1 {{node (RoiAlign): sampling_ratio 0 (as many samples per bin as the roi is pixels high or wide) makes the number of samples depend on the rois' values; tgc needs a static sampling_ratio > 0}}
+  %0 = tgc.onnx_node "RoiAlign"(%x, %rois, %b) {opset = 16 : i64, attrs = {output_height = 2 : i64, output_width = 2 : i64}} : (tensor<1x1x8x8xf32>, tensor<2x4xf32>, tensor<2xsi64>) -> tensor<2x1x2x2xf32>
+  // expected-error @+1 {{node (RoiAlign): mode 'median' is not supported}}
+  %1 = tgc.onnx_node "RoiAlign"(%x, %rois, %b) {opset = 16 : i64, attrs = {mode = "median", output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 2 : i64}} : (tensor<1x1x8x8xf32>, tensor<2x4xf32>, tensor<2xsi64>) -> tensor<2x1x2x2xf32>
+  return %0, %1 : tensor<2x1x2x2xf32>, tensor<2x1x2x2xf32>
+}

@@ -101,6 +101,16 @@
 // ADAM: PASS test_adam_multiple
 // ADAM: 1 passed, 0 failed
 
+// RoiAlign: max mode over two batch items with rois partly outside the
+// map, avg with output_half_pixel and a spatial scale, against a loop
+// implementation (Inputs/make_roialign.py). The ONNX cases' outputs are
+// printed to 4 decimals, too coarse for this tolerance (conformance runs
+// them).
+// RUN: /usr/bin/python3 %S/Inputs/make_roialign.py %t
+// RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base %t roialign_max roialign_avg_scaled \
+// RUN:   | FileCheck %s --check-prefix=ROIALIGN
+// ROIALIGN: 2 passed, 0 failed
+
 // RUN: /usr/bin/python3 %S/Inputs/check_decompose.py --base /usr/include/onnx/backend/test/data/node \
 // RUN:   test_gru_defaults test_lstm_with_peepholes test_simple_rnn_with_initial_bias \
 // RUN:   test_einsum_batch_diagonal test_einsum_batch_matmul test_scatternd_multiply \
