@@ -174,6 +174,41 @@ TEST_CASE("compareTensors: other float widths", "[compare]") {
   CHECK(h.maxAbsError == Approx(1.0));
 }
 
+TEST_CASE("compareTensors: bfloat16 passes one rounding step away",
+          "[compare]") {
+  Tolerance tolerance;
+  // 0.48033667f (0x3ef5eeb0) rounded to nearest is 0x3ef6, truncated
+  // 0x3ef5: 0.4805 against 0.4785, 4e-3 apart, beyond rtol 1e-3.
+  HostTensor want = makeTensor<uint16_t>(DType::BFloat16, {4},
+                                         {0x3ef5, 0x3f80, 0x7fc0, 0xff80});
+  HostTensor oneUp = makeTensor<uint16_t>(DType::BFloat16, {4},
+                                          {0x3ef6, 0x3f80, 0x7fc1, 0xff80});
+  Comparison c = compareTensors(oneUp, want, tolerance);
+  CHECK(c.passed());
+  CHECK(c.maxUlp == 1);
+  CHECK(c.maxAbsError == Approx(0.001953125));
+
+  // Two units apart fails, and NaN still matches only NaN.
+  HostTensor twoUp = makeTensor<uint16_t>(DType::BFloat16, {4},
+                                          {0x3ef7, 0x3f80, 0x7fc0, 0xff80});
+  Comparison two = compareTensors(twoUp, want, tolerance);
+  CHECK(two.mismatches == 1);
+  CHECK(two.firstMismatch == 0);
+  HostTensor notNan = makeTensor<uint16_t>(DType::BFloat16, {4},
+                                           {0x3ef5, 0x3f80, 0x7f80, 0xff80});
+  CHECK(compareTensors(notNan, want, tolerance).mismatches == 1);
+  // Infinity and the largest finite value are one unit apart too, but
+  // never equal.
+  HostTensor finite = makeTensor<uint16_t>(DType::BFloat16, {4},
+                                           {0x3ef5, 0x3f80, 0x7fc0, 0xff7f});
+  CHECK(compareTensors(finite, want, tolerance).mismatches == 1);
+
+  // float16 keeps the plain rule: 1 + 2^-10 * 2 is 2 units from 1.
+  HostTensor halfWant = makeTensor<uint16_t>(DType::Float16, {1}, {0x3c00});
+  HostTensor halfGot = makeTensor<uint16_t>(DType::Float16, {1}, {0x3c02});
+  CHECK(compareTensors(halfGot, halfWant, tolerance).mismatches == 1);
+}
+
 TEST_CASE("compareTensors: integers and bools must match exactly",
           "[compare]") {
   Tolerance tolerance;
