@@ -96,10 +96,12 @@ void mlir::tgc::emitCudaHost(const ModelLayout &layout, raw_ostream &os) {
      << "    return " << m << "_ERR_DEVICE;\n"
      << "  return " << m << "_OK;\n}\n\n";
 
-  os << "extern \"C\" int " << n << "_run(const " << n << "_inputs *in, " << n
-     << "_outputs *out, void *arena,\n"
-     << std::string(n.size() + 20, ' ')
-     << "const void *weights, cudaStream_t stream) {\n";
+  os << "extern \"C\" int " << n << "_run_timed(const " << n
+     << "_inputs *in, " << n << "_outputs *out,\n"
+     << std::string(n.size() + 26, ' ')
+     << "void *arena, const void *weights,\n"
+     << std::string(n.size() + 26, ' ')
+     << "cudaStream_t stream, cudaEvent_t *marks) {\n";
   if (usesArena)
     os << "  unsigned char *mem = (unsigned char *)arena;\n";
   if (usesWeights)
@@ -126,7 +128,12 @@ void mlir::tgc::emitCudaHost(const ModelLayout &layout, raw_ostream &os) {
   else
     os << "  (void)weights; /* the model has no weights */\n";
 
-  for (const KernelCall &call : layout.kernels) {
+  auto mark = [&](size_t k) {
+    os << "  if (marks && cudaEventRecord(marks[" << k
+       << "], stream) != cudaSuccess)\n    return " << m << "_ERR_DEVICE;\n";
+  };
+  mark(0);
+  for (auto [k, call] : llvm::enumerate(layout.kernels)) {
     KernelOp kernel = call.op;
     unsigned numInputs = kernel.getInputs().size();
     LaunchDims dims = getLaunchDims(kernel);
@@ -147,6 +154,7 @@ void mlir::tgc::emitCudaHost(const ModelLayout &layout, raw_ostream &os) {
        << ", args, 0,\n                         stream) != cudaSuccess)\n"
        << "      return " << m << "_ERR_DEVICE;\n"
        << "  }\n";
+    mark(k + 1);
   }
   for (const OutputCopy &copy : layout.copies) {
     const IoTensor &io = layout.outputs[copy.output];
@@ -157,5 +165,12 @@ void mlir::tgc::emitCudaHost(const ModelLayout &layout, raw_ostream &os) {
           "cudaSuccess)\n"
        << "    return " << m << "_ERR_DEVICE;\n";
   }
-  os << "  return " << m << "_OK;\n}\n";
+  os << "  return " << m << "_OK;\n}\n\n";
+
+  os << "extern \"C\" int " << n << "_run(const " << n << "_inputs *in, " << n
+     << "_outputs *out, void *arena,\n"
+     << std::string(n.size() + 20, ' ')
+     << "const void *weights, cudaStream_t stream) {\n"
+     << "  return " << n << "_run_timed(in, out, arena, weights, stream, "
+        "NULL);\n}\n";
 }

@@ -184,7 +184,17 @@ void mlir::tgc::emitGpuHeader(const ModelLayout &layout, GpuTarget target,
        << "int " << n << "_run(const " << n << "_inputs *in, " << n
        << "_outputs *out, void *arena,\n"
        << std::string(n.size() + 9, ' ')
-       << "const void *weights, cudaStream_t stream);\n";
+       << "const void *weights, cudaStream_t stream);\n"
+       << "\n/* " << n << "_run, recording `marks[0]` on the stream before "
+          "the first kernel and\n   `marks[k + 1]` after kernel k ("
+       << m << "_NUM_KERNELS + 1 events the caller made):\n"
+          "   cudaEventElapsedTime between neighbours is each kernel's time, "
+          "in the order of\n   the manifest's kernels. */\n"
+       << "int " << n << "_run_timed(const " << n << "_inputs *in, " << n
+       << "_outputs *out, void *arena,\n"
+       << std::string(n.size() + 15, ' ')
+       << "const void *weights, cudaStream_t stream,\n"
+       << std::string(n.size() + 15, ' ') << "cudaEvent_t *marks);\n";
     os << "\n#ifdef __cplusplus\n}\n#endif\n";
   } else {
     os << "\n/* The compiled kernels: one pipeline state per kernel, made "

@@ -2,13 +2,15 @@
 //
 // Compiles the model the way `tgc run` does (this host, the inputs'
 // shapes), but builds a timing harness instead (BenchHarness.cpp) with the
-// package's thread pool, and leaves the statistics to this side.
+// package's thread pool, and leaves the statistics to this side. A CUDA
+// package goes to GpuBench.cpp once compiled.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Bench.h"
 
 #include "Driver/Compile.h"
+#include "Driver/GpuBench.h"
 #include "Driver/HostRunner.h"
 #include "Driver/Harness.h"
 #include "Driver/StagingDir.h"
@@ -155,6 +157,10 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   FailureOr<ModelSignature> signature = readSignature(context, model);
   if (failed(signature))
     return failure();
+  if (options.target != "c" && options.threads > 1)
+    return emitError(fileLoc(context, model))
+           << "--threads " << options.threads
+           << ": only the C target runs on a thread pool";
 
   StringMap<std::string> given;
   for (const auto &[name, file] : options.inputs) {
@@ -173,6 +179,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   std::vector<HostTensor> tensors;
   CompileOptions compileOptions;
   compileOptions.name = kPackageName.str();
+  compileOptions.target = options.target;
   compileOptions.optimize = options.optimize;
   compileOptions.verbose = options.verbose;
   for (auto [i, spec] : enumerate(signature->inputs)) {
@@ -209,6 +216,18 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   if (failed(compileIntoFolder(context, model, packageDir, compileOptions,
                                printer, &compiled)))
     return failure();
+  std::vector<std::string> inputFiles;
+  for (auto [i, tensor] : enumerate(tensors)) {
+    inputFiles.push_back(
+        joinPath(scratch->path(), "input_" + Twine(i) + ".bin"));
+    StringRef bytes(reinterpret_cast<const char *>(tensor.data.data()),
+                    tensor.data.size());
+    if (failed(writeFile(context, inputFiles.back(), bytes)))
+      return failure();
+  }
+  if (options.target == "cuda")
+    return benchCudaPackage(loc, path, packageDir, scratch->path(),
+                            kPackageName, compiled, inputFiles, options, out);
 
   // The harness and its build: the package's sources, the pool, this CPU.
   SmallVector<int64_t> inputBytes, outputBytes;
@@ -255,13 +274,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   std::vector<std::string> run = {executable,
                                   std::to_string(options.iterations),
                                   std::to_string(options.threads)};
-  for (auto [i, tensor] : enumerate(tensors)) {
-    run.push_back(joinPath(scratch->path(), "input_" + Twine(i) + ".bin"));
-    StringRef bytes(reinterpret_cast<const char *>(tensor.data.data()),
-                    tensor.data.size());
-    if (failed(writeFile(context, run.back(), bytes)))
-      return failure();
-  }
+  run.insert(run.end(), inputFiles.begin(), inputFiles.end());
   std::string times = joinPath(scratch->path(), "times.txt");
   std::string runLog = joinPath(scratch->path(), "run.log");
   status = execute(run, times, runLog, error);

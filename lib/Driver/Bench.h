@@ -32,6 +32,9 @@ struct BenchOptions {
   bool optimize = true;
   /// -v: stage timings and the C compiler's command line on stderr.
   bool verbose = false;
+  /// --target: "c" (this CPU) or "cuda" (this machine's NVIDIA GPU, built
+  /// with nvcc, or else the CPU emulation, whose times mean nothing).
+  std::string target = "c";
 };
 
 /// The statistics of a list of run times in milliseconds.
@@ -49,7 +52,8 @@ LatencyStats summarizeLatencies(llvm::ArrayRef<double> times);
 /// -march=native), runs it a few times to warm up and then `iterations`
 /// times, and prints min / median / p90 latency to `out`: one line, or with
 /// `json` one object {"model", "threads", "iterations", "min_ms",
-/// "median_ms", "p90_ms"}.
+/// "median_ms", "p90_ms"}. With target "cuda", the CUDA package is timed
+/// instead, and each kernel too (see GpuBench.h).
 LogicalResult benchModel(MLIRContext &context, llvm::StringRef path,
                          const BenchOptions &options,
                          DiagnosticPrinter *printer, llvm::raw_ostream &out);

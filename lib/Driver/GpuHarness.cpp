@@ -5,7 +5,8 @@
 // weights, a one-time weight upload, one run, the outputs copied back.
 // They are C++ (the Metal API is metal-cpp; the CUDA one is compiled by
 // nvcc or, emulated, by a C++ compiler), and fill the I/O structs by
-// position, as the C harness does.
+// position, as the C harness does. The CUDA timing main of `tgc bench`
+// shares their pieces and times runs and kernels with cudaEvents.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,14 +83,6 @@ static void *read_raw(const char *path, size_t bytes) {{
   return data;
 }
 
-static void write_raw(const char *path, const void *data, size_t bytes) {{
-  FILE *f = fopen(path, "wb");
-  if (!f || fwrite(data, 1, bytes, f) != bytes || fclose(f) != 0) {{
-    fprintf(stderr, "harness: cannot write %s\n", path);
-    exit(2);
-  }
-}
-
 static void check_status(int status, const char *what) {{
   if (status != {1}_OK) {{
     fprintf(stderr, "harness: %s returned %d\n", what, status);
@@ -98,9 +91,19 @@ static void check_status(int status, const char *what) {{
 }
 )c";
 
-// {0} the package name, {1} its macro prefix, {6}/{7} the struct
-// initializers.
-constexpr const char *kCuda = R"c(
+// What the run harnesses add: writing the outputs.
+constexpr const char *kWriteRaw = R"c(
+static void write_raw(const char *path, const void *data, size_t bytes) {{
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(data, 1, bytes, f) != bytes || fclose(f) != 0) {{
+    fprintf(stderr, "harness: cannot write %s\n", path);
+    exit(2);
+  }
+}
+)c";
+
+// The CUDA helpers of both CUDA harnesses.
+constexpr const char *kCudaCommon = R"c(
 #include <cuda_runtime.h>
 
 static void check(cudaError_t error, const char *what) {{
@@ -121,7 +124,11 @@ struct device_ptr {{
   void *pointer;
   template <class T> operator T *() const {{ return static_cast<T *>(pointer); }
 };
+)c";
 
+// {0} the package name, {1} its macro prefix, {6}/{7} the struct
+// initializers.
+constexpr const char *kCuda = R"c(
 int main(int argc, char **argv) {{
   void *in[NUM_IN + 1], *out[NUM_OUT + 1], *host;
   void *arena, *weights;
@@ -237,7 +244,116 @@ int main(int argc, char **argv) {{
 }
 )c";
 
+// The timing main of `tgc bench --target cuda`, arguments as kCuda's. Every
+// timed run is measured by events on the stream,
+// so what is timed is the GPU's work, launch gaps included.
+constexpr const char *kCudaBench = R"c(
+static float elapsed(cudaEvent_t start, cudaEvent_t end) {{
+  float ms = 0;
+  check(cudaEventSynchronize(end), "cudaEventSynchronize");
+  check(cudaEventElapsedTime(&ms, start, end), "cudaEventElapsedTime");
+  return ms;
+}
+
+int main(int argc, char **argv) {{
+  void *in[NUM_IN + 1], *out[NUM_OUT + 1], *host;
+  void *arena, *weights;
+  cudaStream_t stream;
+  cudaEvent_t start, end, marks[{1}_NUM_KERNELS + 1];
+  cudaDeviceProp prop;
+  long iterations, i, k, warm_runs;
+  float warm_ms = 0;
+  if (argc != 2 + NUM_IN) {{
+    fprintf(stderr, "bench: expected ITERATIONS and %d input files\n", NUM_IN);
+    return 2;
+  }
+  iterations = strtol(argv[1], NULL, 10);
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  printf("device %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor,
+         prop.multiProcessorCount);
+  check(cudaStreamCreate(&stream), "cudaStreamCreate");
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&end), "cudaEventCreate");
+  for (k = 0; k <= {1}_NUM_KERNELS; ++k)
+    check(cudaEventCreate(&marks[k]), "cudaEventCreate");
+  arena = device_alloc({1}_ARENA_BYTES);
+  weights = device_alloc({1}_WEIGHTS_BYTES);
+  check_status({0}_upload_weights(weights, stream), "{0}_upload_weights");
+  for (i = 0; i < NUM_IN; ++i) {{
+    host = read_raw(argv[2 + i], in_bytes[i]);
+    in[i] = device_alloc(in_bytes[i]);
+    check(cudaMemcpy(in[i], host, in_bytes[i], cudaMemcpyHostToDevice),
+          "cudaMemcpy to the device");
+    free(host);
+  }
+  for (i = 0; i < NUM_OUT; ++i)
+    out[i] = device_alloc(out_bytes[i]);
+  {{
+    {0}_inputs inputs = {6};
+    {0}_outputs outputs = {7};
+    /* Warm up (clocks, caches, lazy module loading): at least 3 runs and
+       100 ms, at most 1000 runs; they also size the measurement. */
+    for (warm_runs = 0; warm_runs < 1000 && (warm_runs < 3 || warm_ms < 100);
+         ++warm_runs) {{
+      check(cudaEventRecord(start, stream), "cudaEventRecord");
+      check_status({0}_run(&inputs, &outputs, arena, weights, stream),
+                   "{0}_run");
+      check(cudaEventRecord(end, stream), "cudaEventRecord");
+      warm_ms += elapsed(start, end);
+    }
+    if (iterations <= 0) {{
+      iterations = warm_ms > 0 ? (long)(1000.0 * warm_runs / warm_ms) : 10000;
+      iterations = iterations < 10 ? 10 : iterations > 10000 ? 10000 : iterations;
+    }
+    /* The latency of whole runs, then each kernel's time: the events
+       between kernels are left out of the first. */
+    for (i = 0; i < iterations; ++i) {{
+      check(cudaEventRecord(start, stream), "cudaEventRecord");
+      check_status({0}_run(&inputs, &outputs, arena, weights, stream),
+                   "{0}_run");
+      check(cudaEventRecord(end, stream), "cudaEventRecord");
+      printf("run %.6f\n", elapsed(start, end));
+    }
+    for (i = 0; i < iterations; ++i) {{
+      check_status({0}_run_timed(&inputs, &outputs, arena, weights, stream,
+                                 marks),
+                   "{0}_run_timed");
+      check(cudaEventSynchronize(marks[{1}_NUM_KERNELS]),
+            "cudaEventSynchronize");
+      printf("kernels");
+      for (k = 0; k < {1}_NUM_KERNELS; ++k)
+        printf(" %.6f", elapsed(marks[k], marks[k + 1]));
+      printf("\n");
+    }
+  }
+  check(cudaStreamSynchronize(stream), "the runs");
+  check(cudaGetLastError(), "the runs");
+  return 0;
+}
+)c";
+
+/// The format arguments of every harness piece.
+std::string formatHarness(const char *text, const ModelSignature &signature,
+                          StringRef name, StringRef wrap) {
+  return formatv(text, name, name.upper(), signature.inputs.size(),
+                 signature.outputs.size(), sizeList(signature.inputs),
+                 sizeList(signature.outputs),
+                 initializer("in", signature.inputs.size(), wrap),
+                 initializer("out", signature.outputs.size(), wrap))
+      .str();
+}
+
 } // namespace
+
+std::string generateCudaBenchHarness(const ModelSignature &signature,
+                                     StringRef name) {
+  std::string head = "/* Generated by tgc bench: times the CUDA package " +
+                     name.str() + " and each of its kernels. */\n";
+  auto format = [&](const char *text) {
+    return formatHarness(text, signature, name, "device_ptr");
+  };
+  return head + format(kCommon) + format(kCudaCommon) + format(kCudaBench);
+}
 
 std::string generateGpuHarness(const ModelSignature &signature,
                                StringRef name, StringRef target) {
@@ -252,14 +368,12 @@ std::string generateGpuHarness(const ModelSignature &signature,
                  "#include <Metal/Metal.hpp>\n\n";
   StringRef wrap = cuda ? "device_ptr" : "";
   auto format = [&](const char *text) {
-    return formatv(text, name, name.upper(), signature.inputs.size(),
-                   signature.outputs.size(), sizeList(signature.inputs),
-                   sizeList(signature.outputs),
-                   initializer("in", signature.inputs.size(), wrap),
-                   initializer("out", signature.outputs.size(), wrap))
-        .str();
+    return formatHarness(text, signature, name, wrap);
   };
-  return head + format(kCommon) + format(cuda ? kCuda : kMetal);
+  std::string body = head + format(kCommon) + format(kWriteRaw);
+  if (cuda)
+    return body + format(kCudaCommon) + format(kCuda);
+  return body + format(kMetal);
 }
 
 } // namespace mlir::tgc

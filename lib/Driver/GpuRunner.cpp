@@ -134,8 +134,30 @@ bool hasNvidiaGpu() {
 const char *const kEmulationFlags[] = {"-std=c++17", "-O1", "-pthread",
                                        "-Wno-attributes"};
 
+/// The header each emulated translation unit of `target` starts with, and
+/// that getEmulation precompiles: the emulated CUDA runtime, or metal-cpp
+/// with the kernel registry. It is most of what a package's build parses.
+StringRef preludeHeader(StringRef target) {
+  return target == "cuda" ? "cuda_runtime.h" : "tgc_metal_registry.h";
+}
+
+/// True if `cxx` is GCC, whose precompiled headers `-include` finds next
+/// to the header (X.gch); other compilers go without.
+bool isGcc(ArrayRef<std::string> cxx, StringRef dir) {
+  std::string log = joinPath(dir, "version.txt"), error;
+  std::vector<std::string> args(cxx.begin(), cxx.end());
+  args.push_back("--version");
+  if (execute(args, log, error) != 0)
+    return false;
+  std::string version = logTail(log);
+  sys::fs::remove(log);
+  return StringRef(version).contains("Free Software Foundation") &&
+         !StringRef(version).contains("clang");
+}
+
 /// The emulation's headers and objects for the compiler `cxx`, built once
-/// into the temporary folder; returns the folder.
+/// into the temporary folder, with the prelude headers precompiled where
+/// the compiler is GCC; returns the folder.
 FailureOr<std::string> getEmulation(Location loc, ArrayRef<std::string> cxx,
                                     bool verbose) {
   // FNV-1a of the compiler and the files: the same in every process.
@@ -148,6 +170,7 @@ FailureOr<std::string> getEmulation(Location loc, ArrayRef<std::string> cxx,
     hash ^= 0xff; // a separator no text ends with
     hash *= 1099511628211ull;
   };
+  mix("with precompiled preludes");
   for (const std::string &word : cxx)
     mix(word);
   for (const GpuEmuFile &file : getGpuEmuFiles()) {
@@ -183,6 +206,23 @@ FailureOr<std::string> getEmulation(Location loc, ArrayRef<std::string> cxx,
                  joinPath(building, source + Twine(".o"))});
     if (failed(compile(loc, args, joinPath(building, "build.log"), verbose)))
       return failure();
+  }
+  // A precompiled header saves each package build most of its parsing; a
+  // build without it is only slower, so a failure here is no error.
+  if (isGcc(cxx, building)) {
+    for (StringRef target : {"cuda", "metal"}) {
+      std::string header = joinPath(building, preludeHeader(target));
+      std::vector<std::string> args(cxx.begin(), cxx.end());
+      args.insert(args.end(), std::begin(kEmulationFlags),
+                  std::end(kEmulationFlags));
+      args.insert(args.end(), {"-I" + std::string(building), "-x",
+                               "c++-header", header, "-o", header + ".gch"});
+      if (verbose)
+        errs() << "tgc: " << join(args, " ") << "\n";
+      std::string error;
+      if (execute(args, joinPath(building, "pch.log"), error) != 0)
+        sys::fs::remove(header + ".gch");
+    }
   }
   if (failed(writeFile(loc, joinPath(building, "ready"), "")))
     return failure();
@@ -233,10 +273,20 @@ LogicalResult buildGpuHarness(Location loc, StringRef packageDir,
                               StringRef target, GpuRunMode mode,
                               const ModelSignature &signature, bool verbose,
                               std::string &executable) {
+  return buildGpuProgram(loc, packageDir, workDir, name, target, mode,
+                         generateGpuHarness(signature, name, target), verbose,
+                         executable);
+}
+
+LogicalResult buildGpuProgram(Location loc, StringRef packageDir,
+                              StringRef workDir, StringRef name,
+                              StringRef target, GpuRunMode mode,
+                              StringRef harnessSource, bool verbose,
+                              std::string &executable,
+                              std::string *compileLine) {
   bool cuda = target == "cuda";
   std::string harness = joinPath(workDir, cuda ? "harness.cu" : "harness.cpp");
-  if (failed(writeFile(loc, harness,
-                       generateGpuHarness(signature, name, target))))
+  if (failed(writeFile(loc, harness, harnessSource)))
     return failure();
   std::string host = joinPath(packageDir, name + (cuda ? ".cu" : "_metal.cpp"));
   std::string weights = joinPath(packageDir, name + "_weights.c");
@@ -247,11 +297,13 @@ LogicalResult buildGpuHarness(Location loc, StringRef packageDir,
     std::optional<std::string> nvcc = findNvcc();
     if (!cuda || !nvcc)
       return emitError(loc) << "no compiler for the " << target << " GPU";
-    return compile(loc,
-                   {*nvcc, "-O2", "-std=c++17", "-arch=native",
-                    "-I" + packageDir.str(), harness, host, weights, "-o",
-                    executable},
-                   log, verbose);
+    std::vector<std::string> args = {*nvcc,         "-O3", "-std=c++17",
+                                     "-arch=native", "-I" + packageDir.str(),
+                                     harness,        host,  weights,
+                                     "-o",           executable};
+    if (compileLine)
+      *compileLine = join(args, " ");
+    return compile(loc, args, log, verbose);
   }
 
   std::vector<std::string> cxx = commandFrom("CXX", "c++");
@@ -269,6 +321,9 @@ LogicalResult buildGpuHarness(Location loc, StringRef packageDir,
   args.insert(args.end(), std::begin(kEmulationFlags),
               std::end(kEmulationFlags));
   args.insert(args.end(), {"-I" + *emulation, "-I" + packageDir.str()});
+  std::string prelude = preludeHeader(target).str();
+  if (sys::fs::exists(joinPath(*emulation, prelude + ".gch")))
+    args.insert(args.end(), {"-include", prelude});
   if (cuda) {
     args.insert(args.end(), {"-x", "c++", harness, host, "-x", "none",
                              joinPath(*emulation, "cuda_emu.o")});
@@ -291,6 +346,8 @@ LogicalResult buildGpuHarness(Location loc, StringRef packageDir,
   }
   args.insert(args.end(), {joinPath(*emulation, "tgc_gpu_emu.o"),
                            weightsObject, "-o", executable});
+  if (compileLine)
+    *compileLine = join(args, " ");
   return compile(loc, args, log, verbose);
 }
 

@@ -41,6 +41,15 @@ GpuRunMode getGpuRunMode(llvm::StringRef target);
 std::string generateGpuHarness(const ModelSignature &signature,
                                llvm::StringRef name, llvm::StringRef target);
 
+/// The source of `tgc bench --target cuda`'s timing program for the CUDA
+/// package `name`. Its arguments: the iteration count (0: about two
+/// seconds' worth) and one raw input file per input. It prints
+/// `device NAME`, then `run MS` per timed NAME_run (cudaEvents around it),
+/// then `kernels MS...` per timed NAME_run_timed (the time of each kernel,
+/// in the manifest's order); exit codes as generateGpuHarness's.
+std::string generateCudaBenchHarness(const ModelSignature &signature,
+                                     llvm::StringRef name);
+
 /// Builds the harness for the package `name` in `packageDir` (compiled for
 /// `target`) into `workDir`, in `mode`; sets `executable`. Emits an error
 /// at `loc` with the compiler's output on failure.
@@ -49,6 +58,17 @@ LogicalResult buildGpuHarness(Location loc, llvm::StringRef packageDir,
                               llvm::StringRef target, GpuRunMode mode,
                               const ModelSignature &signature, bool verbose,
                               std::string &executable);
+
+/// buildGpuHarness with the main program's source given: `harnessSource`
+/// (C++ for both targets) is written to `workDir` and built with the
+/// package into `workDir/harness`. `compileLine`, if given, is set to the
+/// compiler command that built it.
+LogicalResult buildGpuProgram(Location loc, llvm::StringRef packageDir,
+                              llvm::StringRef workDir, llvm::StringRef name,
+                              llvm::StringRef target, GpuRunMode mode,
+                              llvm::StringRef harnessSource, bool verbose,
+                              std::string &executable,
+                              std::string *compileLine = nullptr);
 
 } // namespace mlir::tgc
 

@@ -6,9 +6,17 @@
       backend tests) for CUDA and builds the package with nvcc for sm_75,
       sm_80 and sm_90 with every warning an error; skipped (exit 77) where
       nvcc is not installed.
+
+  gpu_tests.py bench --tgc TGC MODEL
+      `tgc bench MODEL --target cuda` (the GPU where there is one, else the
+      CPU emulation): the report has a latency and, for every kernel of the
+      manifest, a time and the GB/s and GFLOP/s that follow from the
+      manifest's bytes and FLOPs; on the emulation it says that the times
+      mean nothing.
 """
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -75,6 +83,100 @@ def nvcc_test(args):
     return 1 if failures else 0
 
 
+def tgc_bench(tgc, *args):
+    proc = subprocess.run([tgc, "bench", *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, errors="replace")
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def bench_test(args):
+    failures = []
+
+    def check(condition, message):
+        if not condition:
+            failures.append(message)
+        return condition
+
+    status, stdout, stderr = tgc_bench(args.tgc, args.model, "--target", "cuda",
+                                       "--iterations", "3", "--json")
+    if not check(status == 0, f"tgc bench --json failed ({status}):\n{stderr}"):
+        return report(failures)
+    result = json.loads(stdout)
+    check(result["target"] == "cuda", f"target: {result['target']}")
+    check(result["iterations"] == 3, f"asked for 3 runs: {result['iterations']}")
+    check(0 < result["min_ms"] <= result["median_ms"] <= result["p90_ms"],
+          f"latency statistics out of order: {result}")
+    emulated = result["emulated"]
+    if emulated:
+        check("mean nothing" in result.get("note", ""),
+              f"the emulation's report does not warn: {result}")
+    print(f"device: {result['device']} ({'emulated' if emulated else 'GPU'})")
+
+    # The kernels are the manifest's, in its order, with its costs.
+    package = os.path.join(args.work, "package")
+    if os.path.isdir(package):
+        shutil.rmtree(package)
+    compiled = subprocess.run([args.tgc, "compile", args.model, "-o", package,
+                               "--target", "cuda"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    if not check(compiled.returncode == 0, f"tgc compile:\n{compiled.stdout}"):
+        return report(failures)
+    with open(os.path.join(package, "net.json")) as f:
+        manifest = json.load(f)["kernels"]
+    kernels = result["kernels"]
+    check([k["function"] for k in kernels] == [k["function"] for k in manifest],
+          "the reported kernels are not the manifest's")
+    total = 0.0
+    for kernel, entry in zip(kernels, manifest):
+        name = kernel["function"]
+        check(kernel["bytes"] == entry["bytes"] and
+              kernel["flops"] == entry["flops"], f"{name}: costs differ")
+        check(kernel["grid"] == "x".join(map(str, entry["grid"])) and
+              kernel["block"] == "x".join(map(str, entry["block"])),
+              f"{name}: launch dimensions differ")
+        ms = kernel["median_ms"]
+        check(0 < kernel["min_ms"] <= ms, f"{name}: times out of order")
+        if ms > 0:
+            check(abs(kernel["gb_per_s"] - entry["bytes"] / ms / 1e6) <=
+                  1e-6 * kernel["gb_per_s"], f"{name}: GB/s is not bytes/time")
+            check(abs(kernel["gflop_per_s"] - entry["flops"] / ms / 1e6) <=
+                  1e-6 * kernel["gflop_per_s"] + 1e-12,
+                  f"{name}: GFLOP/s is not FLOPs/time")
+        total += ms
+    check(abs(result["kernels_median_ms"] - total) <= 1e-9 + 1e-9 * total,
+          "kernels_median_ms is not the sum of the kernels' medians")
+
+    # The text report: the warning first on the emulation, a row per kernel.
+    status, stdout, stderr = tgc_bench(args.tgc, args.model, "--target", "cuda",
+                                       "--iterations", "2")
+    if check(status == 0, f"tgc bench failed ({status}):\n{stderr}"):
+        lines = stdout.splitlines()
+        if emulated:
+            check(lines and lines[0].startswith("NOTE:") and
+                  "emulation" in lines[0] and "mean nothing" in lines[0],
+                  f"the first line does not warn:\n{stdout}")
+        check("latency: min" in stdout and "(2 runs" in stdout,
+              f"no latency line:\n{stdout}")
+        for entry in manifest:
+            check(any(line.split()[:1] == [entry["function"]] for line in lines),
+                  f"no row for {entry['function']}:\n{stdout}")
+        print(stdout, end="")
+
+    # Threads are the C target's.
+    status, _, stderr = tgc_bench(args.tgc, args.model, "--target", "cuda",
+                                  "--threads", "2")
+    check(status == 1 and "only the C target runs on a thread pool" in stderr,
+          f"--threads 2 --target cuda: status {status}\n{stderr}")
+    return report(failures)
+
+
+def report(failures):
+    for failure in failures:
+        print("FAILED: " + failure)
+    print("1 passed, 0 failed" if not failures else "0 passed, 1 failed")
+    return 1 if failures else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="test", required=True)
@@ -82,7 +184,14 @@ def main():
     nvcc.add_argument("--tgc", required=True)
     nvcc.add_argument("--work", required=True)
     nvcc.add_argument("models", nargs="+")
+    bench = sub.add_parser("bench")
+    bench.add_argument("--tgc", required=True)
+    bench.add_argument("--work", required=True)
+    bench.add_argument("model")
     args = parser.parse_args()
+    if args.test == "bench":
+        os.makedirs(args.work, exist_ok=True)
+        return bench_test(args)
     return nvcc_test(args)
 
 

@@ -128,8 +128,8 @@ void addVerify(CLI::App &app, Arguments &args) {
 
 void addBench(CLI::App &app, Arguments &args) {
   CLI::App *cmd = app.add_subcommand(
-      "bench", "Compile a model for this host and time it: min, median and "
-               "p90 latency");
+      "bench", "Compile a model for this host (or its NVIDIA GPU) and time "
+               "it: min, median and p90 latency (and per kernel on a GPU)");
   cmd->add_option("MODEL", args.model,
                   "model.onnx, a stage's .mlir dump, or a CASE folder (its "
                   "first data set's inputs)")
@@ -137,8 +137,13 @@ void addBench(CLI::App &app, Arguments &args) {
   cmd->add_option("--input", args.inputs,
                   "NAME=FILE: an input tensor, .npy or .pb (default: the "
                   "CASE's, else made up)");
+  cmd->add_option("--target", args.bench.target,
+                  "c (default: this CPU) or cuda: the CUDA package and each "
+                  "kernel, on this machine's NVIDIA GPU (built with nvcc), "
+                  "or else on the CPU emulation, whose times mean nothing")
+      ->check(CLI::IsMember({"c", "cuda"}));
   cmd->add_option("--threads", args.bench.threads,
-                  "threads of the runtime's pool (default 1)")
+                  "threads of the runtime's pool (default 1; C only)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--iterations", args.bench.iterations,
                   "timed runs (default: about two seconds' worth)")
