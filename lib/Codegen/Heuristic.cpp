@@ -152,7 +152,7 @@ bool packable(const Access &access, RangeOp range) {
 /// weights), less twice those that must be gathered lane by lane, plus one
 /// if the stores are whole vectors.
 int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
-                    bool allowGathers) {
+                    bool allowGathers, bool allowScatter = false) {
   if ((int64_t)range.getBound() % lanes != 0)
     return -1;
   bool isOutput = range.getAxis() != AxisType::reduce;
@@ -174,7 +174,8 @@ int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
   }
   // Stores move with every output axis: lane by lane they cost about what
   // a short reduction does.
-  if (isOutput && !wholeStores && shape.reduceSize < kMinReduceForScatter)
+  if (isOutput && !wholeStores && shape.reduceSize < kMinReduceForScatter &&
+      !allowScatter)
     return -1;
   if (gathers && !allowGathers)
     return -1;
@@ -186,16 +187,23 @@ int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
 /// The vector axis and its lane count: an output axis if one has only
 /// contiguous or constant loads, else a reduce axis (the lanes are summed
 /// once at the end), else an output axis whose stores are contiguous even
-/// if some loads are gathered. Wider vectors first.
+/// if some loads are gathered, else one whose loads are all contiguous or
+/// constant though its stores are scattered (a convolution of 3 channels
+/// reads the input with stride 2: its output channels, with the weights
+/// packed, still make 27 vector FMAs per scattered store). Wider vectors
+/// first.
 std::pair<RangeOp, int64_t> chooseVectorAxis(KernelShape &shape,
                                              int64_t maxLanes) {
-  for (bool allowGathers : {false, true}) {
+  for (auto [allowGathers, allowScatter] :
+       {std::pair(false, false), std::pair(true, false),
+        std::pair(false, true)}) {
     for (int64_t lanes = maxLanes; lanes >= 4; lanes /= 2) {
       RangeOp best;
       int64_t bestScore = -1;
       auto consider = [&](ArrayRef<RangeOp> ranges) {
         for (RangeOp range : llvm::reverse(ranges)) {
-          int64_t score = vectorScore(shape, range, lanes, allowGathers);
+          int64_t score =
+              vectorScore(shape, range, lanes, allowGathers, allowScatter);
           if (score > bestScore) {
             best = range;
             bestScore = score;
@@ -203,7 +211,7 @@ std::pair<RangeOp, int64_t> chooseVectorAxis(KernelShape &shape,
         }
       };
       consider(shape.outputs);
-      if (!best && !allowGathers)
+      if (!best && !allowGathers && !allowScatter)
         consider(shape.reductions);
       if (best)
         return {best, lanes};
@@ -212,14 +220,21 @@ std::pair<RangeOp, int64_t> chooseVectorAxis(KernelShape &shape,
   return {RangeOp(), 0};
 }
 
-/// The output axis whose copies reuse the most loads: one along which the
-/// vector loads (contiguous along `vector`) do not move counts most, one
-/// along which only scalar loads stay put counts less.
+/// The axis whose copies reuse the most loads: one along which the vector
+/// loads (contiguous along `vector`) do not move counts most, one along
+/// which only scalar loads stay put counts less. An output axis, or the
+/// axis of a reduction around the innermost one (a 1x1 convolution summed
+/// over the image for a global pool: its pixels share every weight load).
 RangeOp chooseTileAxis(KernelShape &shape, RangeOp vector, int64_t lanes) {
   RangeOp best;
   int64_t bestScore = 0;
+  SmallVector<RangeOp> candidates;
+  for (RangeOp range : shape.reductions)
+    if (!llvm::is_contained(shape.reduce.getRanges(), range.getResult()))
+      candidates.push_back(range);
+  candidates.append(shape.outputs.begin(), shape.outputs.end());
   // Inner axes first: their loads are nearer each other in memory.
-  for (RangeOp range : llvm::reverse(shape.outputs)) {
+  for (RangeOp range : llvm::reverse(candidates)) {
     if (range == vector || range.getBound() < 2)
       continue;
     int64_t score = 0;
@@ -275,26 +290,57 @@ int64_t taskCount(int64_t bound, int64_t tasks) {
   return best;
 }
 
+/// Bytes of constant weights whose loads move along `range`: what a task
+/// of a split along it reads of them is its own slice.
+int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
+  int64_t bytes = 0;
+  DependenceMemo memo;
+  kernel.walk([&](LoadOp load) {
+    auto index = load.getPtr().getDefiningOp<IndexOp>();
+    auto arg = index ? dyn_cast<BlockArgument>(index.getBuf()) : nullptr;
+    if (!arg || arg.getArgNumber() >= kernel.getInputs().size() ||
+        !kernel.getInputs()[arg.getArgNumber()].getDefiningOp<ConstOp>() ||
+        !dependsOn(index.getIdx(), range.getResult(), memo))
+      return;
+    auto type = cast<ShapedType>(kernel.getInputs()[arg.getArgNumber()].getType());
+    bytes += type.getNumElements() *
+             std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  });
+  return bytes;
+}
+
 /// THREAD for a kernel with enough work, on the output axis that splits
-/// into the most tasks (outer axes first: their tasks touch apart memory).
+/// into the most tasks, an even count preferred. Among equals, the axis
+/// that splits the constant weights: a task then keeps its slice of them in
+/// its core's L2 while it walks the rest (a 1024x1024 Gemm split by
+/// columns rereads 512 KiB of B per row tile, split by rows all 4 MiB);
+/// then the outer axis (its tasks touch apart memory).
 void chooseThreads(KernelOp kernel, int64_t tasks) {
   if (tasks < 2 || iterationCount(kernel) < kMinThreadWork)
     return;
   RangeOp best;
-  int64_t bestTasks = 1;
+  int64_t bestTasks = 1, bestBytes = -1;
   for (Operation &op : kernel.getBlock()) {
     auto range = dyn_cast<RangeOp>(op);
     if (!range || (range.getAxis() != AxisType::global &&
                    range.getAxis() != AxisType::loop))
       continue;
     int64_t n = taskCount(range.getBound(), tasks);
+    if (n < 2)
+      continue;
     bool better = n % 2 == 0 ? (n > bestTasks || bestTasks % 2)
                              : (bestTasks % 2 && n > bestTasks);
-    if (n > 1 && better && checkOptAction(kernel, {OptKind::Thread,
-                                                   (int64_t)range.getId(), n})
-                               .empty()) {
+    int64_t bytes = -1;
+    if (!better && n == bestTasks) {
+      bytes = weightBytesAlong(kernel, range);
+      better = bytes > bestBytes;
+    }
+    if (better && checkOptAction(kernel, {OptKind::Thread,
+                                          (int64_t)range.getId(), n})
+                      .empty()) {
       best = range;
       bestTasks = n;
+      bestBytes = bytes >= 0 ? bytes : weightBytesAlong(kernel, range);
     }
   }
   apply(kernel, OptKind::Thread, best, bestTasks);
@@ -376,13 +422,19 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       bool twoVectors = !isReduce && tile && lanes == maxLanes &&
                         bound % (2 * lanes) == 0;
       // Weights the vector would gather are transposed first, while their
-      // dims are still whole ranges, in blocks of what one tile reads.
+      // dims are still whole ranges, in blocks of what one tile reads. So
+      // are weights it reads whole rows of: a Gemm's B read 32 columns at
+      // a time with a row stride of 4 KiB maps every row to the same few
+      // cache sets, and its panel (32 columns, all rows) falls out of L1
+      // and L2; packed, the panel is one contiguous run.
+      int64_t block = lanes * (twoVectors ? 2 : 1);
       for (const Access &access : shape.accesses)
         if (!access.isStore && packable(access, vector) &&
-            shape.strideClass(access, vector, lanes) != StrideClass::Contiguous)
-          (void)applyOptAction(kernel, {OptKind::Pack, id,
-                                        lanes * (twoVectors ? 2 : 1),
-                                        *access.weight});
+            (shape.strideClass(access, vector, lanes) !=
+                 StrideClass::Contiguous ||
+             (access.inReduce && bound > block)))
+          (void)applyOptAction(kernel,
+                               {OptKind::Pack, id, block, *access.weight});
       apply(kernel, isReduce ? OptKind::Unroll : OptKind::Upcast,
             findRange(kernel, id), lanes);
       if (twoVectors &&
@@ -397,7 +449,10 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         vectorCopies = 4;
     }
     if (tile)
-      apply(kernel, OptKind::Upcast, tile,
+      apply(kernel,
+            tile.getAxis() == AxisType::reduce ? OptKind::Unroll
+                                               : OptKind::Upcast,
+            tile,
             largestDivisor(tile.getBound(),
                            std::max<int64_t>(2, accumulators / vectorCopies)));
   }

@@ -1,0 +1,168 @@
+// RUN: tgc-opt %s --split-input-file --tgc-optimize | FileCheck %s
+// RUN: tgc-opt %s --split-input-file --tgc-optimize="thread-tasks=2" | FileCheck %s --check-prefix=THREADS
+// The heuristic on shapes that the plain matmul rules miss: convolutions,
+// constant weights, the axis split across threads.
+
+// The first convolution of an image net: 3 input channels read with stride
+// 2 along the output columns (every load along them would be gathered), so
+// the output channels become the lanes, the weights packed to be contiguous
+// along them, though the stores are scattered (one per 3 x 3 x 3 = 27
+// vector FMAs); the columns are the register tile.
+// CHECK-LABEL: func @strided_conv_few_channels(
+//       CHECK:   opts = ["PACK(0,32,0)", "UPCAST(0,16)", "UPCAST(0,2)", "UPCAST(1,8)"]
+func.func @strided_conv_few_channels(%x: tensor<3x33xf32>) -> tensor<32x16xf32> {
+  %w = tgc.const dense<[[[0.0, 1.0, 2.0], [3.0, 4.0, 0.0], [1.0, 2.0, 3.0]], [[4.0, 0.0, 1.0], [2.0, 3.0, 4.0], [0.0, 1.0, 2.0]], [[3.0, 4.0, 0.0], [1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], [[2.0, 3.0, 4.0], [0.0, 1.0, 2.0], [3.0, 4.0, 0.0]], [[1.0, 2.0, 3.0], [4.0, 0.0, 1.0], [2.0, 3.0, 4.0]], [[0.0, 1.0, 2.0], [3.0, 4.0, 0.0], [1.0, 2.0, 3.0]], [[4.0, 0.0, 1.0], [2.0, 3.0, 4.0], [0.0, 1.0, 2.0]], [[3.0, 4.0, 0.0], [1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], [[2.0, 3.0, 4.0], [0.0, 1.0, 2.0], [3.0, 4.0, 0.0]], [[1.0, 2.0, 3.0], [4.0, 0.0, 1.0], [2.0, 3.0, 4.0]], [[0.0, 1.0, 2.0], [3.0, 4.0, 0.0], [1.0, 2.0, 3.0]], [[4.0, 0.0, 1.0], [2.0, 3.0, 4.0], [0.0, 1.0, 2.0]], [[3.0, 4.0, 0.0], [1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], [[2.0, 3.0, 4.0], [0.0, 1.0, 2.0], [3.0, 4.0, 0.0]], [[1.0, 2.0, 3.0], [4.0, 0.0, 1.0], [2.0, 3.0, 4.0]], [[0.0, 1.0, 2.0], [3.0, 4.0, 0.0], [1.0, 2.0, 3.0]], [[4.0, 0.0, 1.0], [2.0, 3.0, 4.0], [0.0, 1.0, 2.0]], [[3.0, 4.0, 0.0], [1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], [[2.0, 3.0, 4.0], [0.0, 1.0, 2.0], [3.0, 4.0, 0.0]], [[1.0, 2.0, 3.0], [4.0, 0.0, 1.0], [2.0, 3.0, 4.0]], [[0.0, 1.0, 2.0], [3.0, 4.0, 0.0], [1.0, 2.0, 3.0]], [[4.0, 0.0, 1.0], [2.0, 3.0, 4.0], [0.0, 1.0, 2.0]], [[3.0, 4.0, 0.0], [1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], [[2.0, 3.0, 4.0], [0.0, 1.0, 2.0], [3.0, 4.0, 0.0]], [[1.0, 2.0, 3.0], [4.0, 0.0, 1.0], [2.0, 3.0, 4.0]], [[0.0, 1.0, 2.0], [3.0, 4.0, 0.0], [1.0, 2.0, 3.0]], [[4.0, 0.0, 1.0], [2.0, 3.0, 4.0], [0.0, 1.0, 2.0]], [[3.0, 4.0, 0.0], [1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], [[2.0, 3.0, 4.0], [0.0, 1.0, 2.0], [3.0, 4.0, 0.0]], [[1.0, 2.0, 3.0], [4.0, 0.0, 1.0], [2.0, 3.0, 4.0]], [[0.0, 1.0, 2.0], [3.0, 4.0, 0.0], [1.0, 2.0, 3.0]], [[4.0, 0.0, 1.0], [2.0, 3.0, 4.0], [0.0, 1.0, 2.0]]]> : tensor<32x3x3xf32>
+  %k = tgc.kernel "r_32_16_3_3" (%w, %x) : (tensor<32x3x3xf32>, tensor<3x33xf32>) -> tensor<32x16xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c2 = tgc.const 2 : index
+    %c3 = tgc.const 3 : index
+    %c9 = tgc.const 9 : index
+    %c16 = tgc.const 16 : index
+    %c33 = tgc.const 33 : index
+    %co = tgc.range 32 global id 0
+    %ox = tgc.range 16 global id 1
+    %ci = tgc.range 3 reduce id 2
+    %kx = tgc.range 3 reduce id 3
+    %x2 = tgc.mul %ox, %c2 : index
+    %xk = tgc.add %x2, %kx : index
+    %xc = tgc.mul %ci, %c33 : index
+    %xa = tgc.add %xc, %xk : index
+    %p = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %a = tgc.load %p : !tgc.ptr<f32> -> f32
+    %w9 = tgc.mul %co, %c9 : index
+    %w3 = tgc.mul %ci, %c3 : index
+    %wc = tgc.add %w9, %w3 : index
+    %wa = tgc.add %wc, %kx : index
+    %q = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %b = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %kx
+    tgc.end %ci
+    %s = tgc.reduce add %m over %ci, %kx : f32
+    %o16 = tgc.mul %co, %c16 : index
+    %oa = tgc.add %o16, %ox : index
+    %o = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %ox
+    tgc.end %co
+    tgc.sink
+  }
+  return %k : tensor<32x16xf32>
+}
+
+// -----
+
+// A 1x1 convolution summed over the image (a global average pool fused
+// into it): the output channels are the lanes; the pixels, a reduction
+// around the channel sum, become the register tile, unrolled so that each
+// weight vector feeds 7 accumulators instead of one.
+// CHECK-LABEL: func @pooled_pointwise_conv(
+//       CHECK:   opts = ["PACK(0,32,0)", "UPCAST(0,16)", "UPCAST(0,2)", "UNROLL(1,7)"]
+//       CHECK:     tgc.range 7 unroll id
+func.func @pooled_pointwise_conv(%x: tensor<8x7xf32>) -> tensor<64xf32> {
+  %w = tgc.const dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0], [2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0], [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0], [1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0], [4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0]]> : tensor<64x8xf32>
+  %k = tgc.kernel "r_64_7_8" (%w, %x) : (tensor<64x8xf32>, tensor<8x7xf32>) -> tensor<64xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c7 = tgc.const 7 : index
+    %c8 = tgc.const 8 : index
+    %zero = tgc.const 0.0 : f32
+    %co = tgc.range 64 global id 0
+    %pix = tgc.range 7 reduce id 1
+    %ci = tgc.range 8 reduce id 2
+    %xc = tgc.mul %ci, %c7 : index
+    %xa = tgc.add %xc, %pix : index
+    %p = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %a = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wc = tgc.mul %co, %c8 : index
+    %wa = tgc.add %wc, %ci : index
+    %q = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %b = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %ci
+    %s = tgc.reduce add %m over %ci : f32
+    %r = tgc.max %s, %zero : f32
+    tgc.end %pix
+    %t = tgc.reduce add %r over %pix : f32
+    %o = tgc.index %out[%co] : !tgc.ptr<f32>
+    tgc.store %o, %t : !tgc.ptr<f32>, f32
+    tgc.end %co
+    tgc.sink
+  }
+  return %k : tensor<64xf32>
+}
+
+// -----
+
+// A Gemm with a constant B read along its rows: already contiguous along
+// the vector, but a row is 256 bytes apart from the next, so B is packed
+// into panels of the 32 columns a tile reads (each panel one run).
+// CHECK-LABEL: func @gemm_constant_b_panels(
+//       CHECK:   opts = ["PACK(1,32,1)", "UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,2)"]
+//  CHECK-SAME:   tensor<2x2x32xf32>
+func.func @gemm_constant_b_panels(%x: tensor<2x2xf32>) -> tensor<2x64xf32> {
+  %w = tgc.const dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0]]> : tensor<2x64xf32>
+  %k = tgc.kernel "r_2_64_2" (%x, %w) : (tensor<2x2xf32>, tensor<2x64xf32>) -> tensor<2x64xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c2 = tgc.const 2 : index
+    %c64 = tgc.const 64 : index
+    %i = tgc.range 2 global id 0
+    %j = tgc.range 64 global id 1
+    %r = tgc.range 2 reduce id 2
+    %xi = tgc.mul %i, %c2 : index
+    %xa = tgc.add %xi, %r : index
+    %p = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %a = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wr = tgc.mul %r, %c64 : index
+    %wa = tgc.add %wr, %j : index
+    %q = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %b = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %r
+    %s = tgc.reduce add %m over %r : f32
+    %oi = tgc.mul %i, %c64 : index
+    %oa = tgc.add %oi, %j : index
+    %o = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<2x64xf32>
+}
+
+// -----
+
+// Split across threads: rows and columns both make 2 tasks; the columns
+// win, as each task then reads only its half of the weights.
+// THREADS-LABEL: func @threads_split_weights(
+//       THREADS:   opts = ["UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,8)", "THREAD(1,2)"]
+func.func @threads_split_weights(%x: tensor<16x2048xf32>) -> tensor<16x64xf32> {
+  %w = tgc.const dense<0.5> : tensor<2048x64xf32>
+  %k = tgc.kernel "r_16_64_2048" (%x, %w) : (tensor<16x2048xf32>, tensor<2048x64xf32>) -> tensor<16x64xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c64 = tgc.const 64 : index
+    %c2048 = tgc.const 2048 : index
+    %i = tgc.range 16 global id 0
+    %j = tgc.range 64 global id 1
+    %r = tgc.range 2048 reduce id 2
+    %xi = tgc.mul %i, %c2048 : index
+    %xa = tgc.add %xi, %r : index
+    %p = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %a = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wr = tgc.mul %r, %c64 : index
+    %wa = tgc.add %wr, %j : index
+    %q = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %b = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %r
+    %s = tgc.reduce add %m over %r : f32
+    %oi = tgc.mul %i, %c64 : index
+    %oa = tgc.add %oi, %j : index
+    %o = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<16x64xf32>
+}
