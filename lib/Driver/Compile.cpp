@@ -184,6 +184,7 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
     ImportOptions importOptions;
     importOptions.inputShapes = options.inputShapes;
     importOptions.constantInputs = options.constantInputs;
+    importOptions.containerCounts = options.containerCounts;
     module = openModel(context, modelPath, importOptions);
   }
   if (!module) {

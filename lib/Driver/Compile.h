@@ -41,6 +41,9 @@ struct CompileOptions {
   /// --bind-input NAME=FILE: inputs compiled in as constants (ONNX models
   /// only); they are not inputs of the package.
   std::map<std::string, ::tgc::HostTensor> constantInputs;
+  /// How many elements each sequence or optional input holds (verify takes
+  /// them from the test data; see ImportOptions::containerCounts).
+  std::map<std::string, int64_t> containerCounts;
 };
 
 /// `tgc compile`: writes the package for `modelPath` to `outputDir`.

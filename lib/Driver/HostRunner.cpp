@@ -159,6 +159,7 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
   hostOptions.target = options.target;
   runner->target = options.target;
   hostOptions.constantInputs = options.constantInputs;
+  hostOptions.containerCounts = options.containerCounts;
   if (failed(compileIntoFolder(context, modelPath, packageDir, hostOptions,
                                printer, &runner->signature)))
     return failure();

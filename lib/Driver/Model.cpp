@@ -143,7 +143,8 @@ OwningOpRef<ModuleOp> openModel(MLIRContext &context, StringRef path,
   return module;
 }
 
-FailureOr<ModelSignature> readSignature(MLIRContext &context, StringRef path) {
+FailureOr<ModelSignature> readSignature(MLIRContext &context, StringRef path,
+                                        bool allowContainers) {
   FailureOr<ModelKind> kind = classifyModel(context, path);
   if (failed(kind))
     return failure();
@@ -158,6 +159,18 @@ FailureOr<ModelSignature> readSignature(MLIRContext &context, StringRef path) {
   std::string error;
   if (!readOnnxSignature(path, signature, error))
     return emitError(fileLoc(context, path)) << error;
+  if (!allowContainers)
+    for (const auto *specs : {&signature.inputs, &signature.outputs})
+      for (const TensorSpec &spec : *specs)
+        if (!spec.containers.empty())
+          return emitError(fileLoc(context, path))
+                 << (specs == &signature.inputs ? "input '" : "output '")
+                 << spec.name << "' is "
+                 << (spec.containers[0] == ::tgc::Container::Sequence
+                         ? "a sequence"
+                         : "an optional")
+                 << ", not a tensor; only tgc verify takes sequences and "
+                    "optionals (from ONNX .pb test data)";
   return signature;
 }
 

@@ -11,6 +11,7 @@
 
 #include "Frontend/OnnxImport.h"
 #include "Support/TensorFile.h"
+#include "Support/ValueFile.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -28,6 +29,11 @@ struct TensorSpec {
   llvm::SmallVector<int64_t> shape;
   /// False when the ONNX file gives no shape at all (any rank binds).
   bool rankKnown = true;
+  /// The sequences and optionals around the tensor, outermost first (an
+  /// ONNX input of type optional(sequence(tensor))); empty for a tensor.
+  /// dtype and shape are those of the tensors inside. A compiled package
+  /// takes such a value flattened (Support/ValueFile.h).
+  std::vector<::tgc::Container> containers;
 };
 
 /// The real inputs (graph inputs that are not initializers) and the
@@ -59,9 +65,11 @@ OwningOpRef<ModuleOp> openModel(MLIRContext &context, llvm::StringRef path,
 
 /// The signature of an .onnx file as written in its graph (dynamic
 /// dimensions stay -1), read without importing it; or, for an .mlir file,
-/// of its `@main`.
+/// of its `@main`. Sequence and optional inputs and outputs are an error
+/// naming them unless `allowContainers` (only verify reads such values).
 FailureOr<ModelSignature> readSignature(MLIRContext &context,
-                                        llvm::StringRef path);
+                                        llvm::StringRef path,
+                                        bool allowContainers = false);
 
 /// The signature of a module's `func.func @main`, at any stage: argument and
 /// result names from their `tgc.name` attributes.

@@ -31,12 +31,24 @@ const char *typeKind(const onnx::TypeProto &type) {
 bool readValueInfo(const onnx::ValueInfoProto &info, const char *role,
                    TensorSpec &spec, std::string &error) {
   spec.name = info.name();
-  if (!info.type().has_tensor_type()) {
+  // Sequences and optionals of tensors cross the package boundary
+  // flattened; maps and sparse tensors do not.
+  const onnx::TypeProto *type = &info.type();
+  while (type->has_sequence_type() || type->has_optional_type()) {
+    bool isSequence = type->has_sequence_type();
+    spec.containers.push_back(isSequence ? ::tgc::Container::Sequence
+                                         : ::tgc::Container::Optional);
+    type = isSequence ? &type->sequence_type().elem_type()
+                      : &type->optional_type().elem_type();
+  }
+  if (!type->has_tensor_type()) {
     error = std::string(role) + " '" + info.name() + "' is " +
-            typeKind(info.type()) + ", not a tensor; tgc takes tensors only";
+            typeKind(*type) + (spec.containers.empty() ? "" : " inside") +
+            ", not a tensor; tgc takes tensors, and sequences and optionals "
+            "of tensors";
     return false;
   }
-  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  const onnx::TypeProto::Tensor &tensor = type->tensor_type();
   std::optional<::tgc::DType> dtype = ::tgc::dtypeFromOnnx(tensor.elem_type());
   if (!dtype) {
     error = std::string(role) + " '" + info.name() +

@@ -21,6 +21,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 using ::tgc::HostTensor;
@@ -28,11 +29,15 @@ using ::tgc::HostTensor;
 namespace mlir::tgc {
 namespace {
 
-/// One set of inputs and the outputs expected for them.
+/// One set of inputs and the outputs expected for them. Sequences and
+/// optionals are flattened into the tensors they hold (Support/ValueFile.h),
+/// so every tensor is named.
 struct DataSet {
   std::string label;
   std::vector<HostTensor> inputs;   ///< in signature order
   std::vector<HostTensor> expected; ///< in signature order
+  /// Elements of each sequence or optional input, by container name.
+  std::map<std::string, int64_t> containerCounts;
 };
 
 std::string joinPath(StringRef a, const Twine &b) {
@@ -69,6 +74,30 @@ void bitsAsBFloat16(const TensorSpec &spec, HostTensor &tensor) {
     tensor.dtype = ::tgc::DType::BFloat16;
 }
 
+/// Reads the value of `spec` from `path` as the tensors it holds, each
+/// named; adds the element counts of its containers to `counts`.
+FailureOr<std::vector<HostTensor>>
+readValue(MLIRContext &context, const TensorSpec &spec, StringRef path,
+          StringRef role, std::map<std::string, int64_t> &counts) {
+  if (spec.containers.empty()) {
+    FailureOr<HostTensor> tensor = readTensor(context, path, role);
+    if (failed(tensor))
+      return failure();
+    tensor->name = spec.name;
+    bitsAsBFloat16(spec, *tensor);
+    return std::vector<HostTensor>{std::move(*tensor)};
+  }
+  ::tgc::Result<::tgc::FlatValue> value =
+      ::tgc::readValueFile(path.str(), spec.name, spec.containers);
+  if (!value)
+    return emitError(fileLoc(context, path))
+           << role << ": " << withoutFilePrefix(value.error(), path);
+  for (HostTensor &tensor : value->tensors)
+    bitsAsBFloat16(spec, tensor);
+  counts.insert(value->counts.begin(), value->counts.end());
+  return std::move(value->tensors);
+}
+
 /// Reads one data set, given a function that finds the file of input or
 /// output `i` of the signature in `dir`.
 template <typename FindFile>
@@ -83,14 +112,17 @@ FailureOr<DataSet> readDataSet(MLIRContext &context, StringRef label,
     if (path.empty())
       return emitError(fileLoc(context, inputsDir))
              << "no file for input " << i << " '" << spec.name << "'";
-    FailureOr<HostTensor> tensor =
-        readTensor(context, path, "input '" + spec.name + "'");
-    if (succeeded(tensor))
-      bitsAsBFloat16(spec, *tensor);
-    if (failed(tensor) ||
-        failed(checkInputTensor(context, spec, *tensor, path)))
+    FailureOr<std::vector<HostTensor>> tensors = readValue(
+        context, spec, path, "input '" + spec.name + "'", set.containerCounts);
+    if (failed(tensors))
       return failure();
-    set.inputs.push_back(std::move(*tensor));
+    for (HostTensor &tensor : *tensors) {
+      TensorSpec element = spec;
+      element.name = tensor.name;
+      if (failed(checkInputTensor(context, element, tensor, path)))
+        return failure();
+      set.inputs.push_back(std::move(tensor));
+    }
   }
   for (auto [i, spec] : enumerate(signature.outputs)) {
     std::string path = findFor(expectedDir, spec, i, /*isInput=*/false);
@@ -98,12 +130,13 @@ FailureOr<DataSet> readDataSet(MLIRContext &context, StringRef label,
       return emitError(fileLoc(context, expectedDir))
              << "no reference file for output " << i << " '" << spec.name
              << "'";
-    FailureOr<HostTensor> tensor =
-        readTensor(context, path, "output '" + spec.name + "'");
-    if (failed(tensor))
+    std::map<std::string, int64_t> outputCounts;
+    FailureOr<std::vector<HostTensor>> tensors = readValue(
+        context, spec, path, "output '" + spec.name + "'", outputCounts);
+    if (failed(tensors))
       return failure();
-    bitsAsBFloat16(spec, *tensor);
-    set.expected.push_back(std::move(*tensor));
+    for (HostTensor &tensor : *tensors)
+      set.expected.push_back(std::move(tensor));
   }
   return set;
 }
@@ -205,7 +238,8 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
   std::string modelPath = isCase ? joinPath(path, "model.onnx") : path.str();
   if (printer)
     printer->setFallbackFile(modelPath);
-  FailureOr<ModelSignature> signature = readSignature(context, modelPath);
+  FailureOr<ModelSignature> signature =
+      readSignature(context, modelPath, /*allowContainers=*/true);
   if (failed(signature))
     return failure();
 
@@ -240,9 +274,11 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
                 : "on the CPU emulation of the GPU (lib/Runtime/gpu_emu)")
         << "\n";
 
-  // One compile per distinct set of input shapes and bound input values.
-  using RunnerKey = std::pair<std::vector<std::vector<int64_t>>,
-                              std::vector<std::vector<uint8_t>>>;
+  // One compile per distinct set of input shapes, bound input values and
+  // container sizes.
+  using RunnerKey = std::tuple<std::vector<std::vector<int64_t>>,
+                               std::vector<std::vector<uint8_t>>,
+                               std::map<std::string, int64_t>>;
   std::map<RunnerKey, std::unique_ptr<HostRunner>> runners;
   unsigned failures = 0, outputs = 0;
   for (const DataSet &set : *sets) {
@@ -250,15 +286,17 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
     CompileOptions compileOptions;
     compileOptions.verbose = options.verbose;
     compileOptions.target = options.target;
+    compileOptions.containerCounts = set.containerCounts;
+    std::get<2>(key) = set.containerCounts;
     std::vector<const HostTensor *> inputs;
-    for (auto [spec, tensor] : zip(signature->inputs, set.inputs)) {
-      key.first.push_back(tensor.shape);
-      if (bound->count(spec.name)) {
-        key.second.push_back(tensor.data);
-        compileOptions.constantInputs[spec.name] = tensor;
+    for (const HostTensor &tensor : set.inputs) {
+      std::get<0>(key).push_back(tensor.shape);
+      if (bound->count(tensor.name)) {
+        std::get<1>(key).push_back(tensor.data);
+        compileOptions.constantInputs[tensor.name] = tensor;
         continue;
       }
-      compileOptions.inputShapes[spec.name] = tensor.shape;
+      compileOptions.inputShapes[tensor.name] = tensor.shape;
       inputs.push_back(&tensor);
     }
     std::unique_ptr<HostRunner> &runner = runners[key];
@@ -274,12 +312,31 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
       return failure();
 
     out << set.label << ":\n";
-    for (auto [spec, actual, expected] :
-         zip(runner->getSignature().outputs, *got, set.expected)) {
-      Comparison c = compareTensors(actual, expected, options.tolerance);
+    // Outputs pair up by name: a sequence output is as many tensors as the
+    // package computed elements, which may differ from the reference.
+    std::map<std::string, const HostTensor *> expectedByName;
+    for (const HostTensor &tensor : set.expected)
+      expectedByName[tensor.name] = &tensor;
+    for (auto [spec, actual] : zip(runner->getSignature().outputs, *got)) {
       ++outputs;
-      if (!report(out, spec, c, expected.numElements()))
+      auto expected = expectedByName.find(spec.name);
+      if (expected == expectedByName.end()) {
+        out << formatv("  {0,-24} FAIL (the reference has no such output)\n",
+                       spec.name);
         ++failures;
+        continue;
+      }
+      Comparison c =
+          compareTensors(actual, *expected->second, options.tolerance);
+      if (!report(out, spec, c, expected->second->numElements()))
+        ++failures;
+      expectedByName.erase(expected);
+    }
+    for (const auto &[name, tensor] : expectedByName) {
+      out << formatv("  {0,-24} FAIL (the package does not compute it)\n",
+                     name);
+      ++outputs;
+      ++failures;
     }
   }
   out << formatv("{0}: {1} of {2} outputs passed in {3} data set{4} ",

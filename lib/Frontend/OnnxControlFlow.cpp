@@ -9,6 +9,7 @@
 
 #include "Frontend/OnnxControlFlow.h"
 #include "Frontend/OnnxShapeFold.h"
+#include "Support/ValueFile.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -106,6 +107,28 @@ std::optional<std::string> staticTypeName(const onnx::ValueInfoProto &info,
   return name + "]";
 }
 
+bool isSequenceOp(llvm::StringRef op);
+bool isOptionalOp(llvm::StringRef op);
+
+/// Whether a node of `graph`, or of a graph nested in it, reads a name for
+/// which `test` holds.
+template <typename Test>
+bool readsAnyOf(const GraphProto &graph, Test test) {
+  for (const NodeProto &node : graph.node()) {
+    for (const std::string &in : node.input())
+      if (test(in))
+        return true;
+    for (const AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && readsAnyOf(attr.g(), test))
+        return true;
+      for (const GraphProto &g : attr.graphs())
+        if (readsAnyOf(g, test))
+          return true;
+    }
+  }
+  return false;
+}
+
 class Lowering {
 public:
   Lowering(GraphProto &graph, int64_t opset, bool selectDynamicIf)
@@ -149,6 +172,28 @@ private:
   bool lowerLoop(const NodeProto &node);
   bool lowerScan(const NodeProto &node);
   bool lowerSequenceOp(const NodeProto &node);
+  bool lowerContainerOp(const NodeProto &node) {
+    llvm::StringRef op = node.op_type();
+    if (op == "Identity") {
+      if (auto seq = sequences.find(node.input(0)); seq != sequences.end())
+        sequences[node.output(0)] = std::vector<std::string>(seq->second);
+      else
+        optionals[node.output(0)] = optionals.lookup(node.input(0));
+      return true;
+    }
+    return isOptionalOp(op) ? lowerOptionalOp(node) : lowerSequenceOp(node);
+  }
+  bool lowerOptionalOp(const NodeProto &node);
+  bool lowerSequenceMap(const NodeProto &node);
+  bool isContainerOp(const NodeProto &node) const;
+  bool isContainer(const std::string &name) const {
+    return sequences.count(name) || optionals.count(name);
+  }
+  void flattenOutputs();
+  void flattenValue(const std::string &value, const std::string &name,
+                    const onnx::TypeProto &type,
+                    std::vector<onnx::ValueInfoProto> &outputs);
+  std::string constantBool(bool value);
   std::optional<int64_t> scalarConstant(const std::string &name);
 
   GraphProto &graph;
@@ -157,9 +202,27 @@ private:
   std::vector<NodeProto> out;
   int counter = 0;
   llvm::StringMap<SmallVector<int64_t>> shapes;
-  /// Sequence values as the tensors they hold.
+  /// Sequence values as the values they hold (tensors, or containers
+  /// tracked here too).
   llvm::StringMap<std::vector<std::string>> sequences;
+  /// Optional values: the value held, or nullopt when empty.
+  llvm::StringMap<std::optional<std::string>> optionals;
+  /// False while run() only checks that every container op can be lowered;
+  /// true when it lowers them for real (subgraphs are inlined only then).
+  bool emitting = false;
 };
+
+std::string Lowering::constantBool(bool value) {
+  std::string name = fresh("const");
+  NodeProto &node = emit("Constant", {}, {name});
+  AttributeProto *attr = node.add_attribute();
+  attr->set_name("value");
+  attr->set_type(AttributeProto::TENSOR);
+  TensorProto *t = attr->mutable_t();
+  t->set_data_type(TensorProto::BOOL);
+  t->add_int32_data(value ? 1 : 0);
+  return name;
+}
 
 std::string Lowering::constantInts(ArrayRef<int64_t> values, bool scalar) {
   std::string name = fresh("const");
@@ -498,6 +561,8 @@ bool Lowering::lowerScan(const NodeProto &node) {
 /// lists of tensors.
 bool Lowering::lowerSequenceOp(const NodeProto &node) {
   llvm::StringRef op = node.op_type();
+  if (op == "SequenceMap")
+    return lowerSequenceMap(node);
   auto list = [&](int i) -> std::vector<std::string> * {
     if (i >= node.input_size())
       return nullptr;
@@ -649,7 +714,146 @@ bool isSequenceOp(llvm::StringRef op) {
   return op == "SequenceEmpty" || op == "SequenceConstruct" ||
          op == "SequenceInsert" || op == "SequenceErase" ||
          op == "SequenceAt" || op == "SequenceLength" ||
-         op == "ConcatFromSequence" || op == "SplitToSequence";
+         op == "ConcatFromSequence" || op == "SplitToSequence" ||
+         op == "SequenceMap";
+}
+
+bool isOptionalOp(llvm::StringRef op) {
+  return op == "Optional" || op == "OptionalHasElement" ||
+         op == "OptionalGetElement";
+}
+
+/// A node that makes, reads or passes on a sequence or optional. Identity
+/// counts when its input is one (it passes the container on).
+bool Lowering::isContainerOp(const NodeProto &node) const {
+  bool isDefault = node.domain().empty() || node.domain() == "ai.onnx";
+  if (!isDefault)
+    return false;
+  llvm::StringRef op = node.op_type();
+  return isSequenceOp(op) || isOptionalOp(op) ||
+         (op == "Identity" && node.input_size() == 1 &&
+          isContainer(node.input(0)));
+}
+
+/// Optional ops on optionals whose emptiness is known at compile time (an
+/// optional graph input is flattened by whether the data holds a value).
+bool Lowering::lowerOptionalOp(const NodeProto &node) {
+  llvm::StringRef op = node.op_type();
+  if (op == "Optional") {
+    if (node.input_size() == 0 || node.input(0).empty())
+      optionals[node.output(0)] = std::nullopt;
+    else
+      optionals[node.output(0)] = node.input(0);
+    return true;
+  }
+  if (node.input_size() != 1)
+    return false;
+  // A sequence where an optional is expected (a Loop's carried optional
+  // after its first iteration) is an optional holding it.
+  std::optional<std::string> value;
+  if (auto it = optionals.find(node.input(0)); it != optionals.end())
+    value = it->second;
+  else if (sequences.count(node.input(0)))
+    value = node.input(0);
+  else
+    return false;
+  if (op == "OptionalHasElement") {
+    identity(constantBool(value.has_value()), node.output(0));
+    return true;
+  }
+  // OptionalGetElement of an empty optional is an error at run time in
+  // ONNX; here it is known at compile time, and refused.
+  if (!value)
+    return false;
+  if (auto seq = sequences.find(*value); seq != sequences.end())
+    sequences[node.output(0)] = std::vector<std::string>(seq->second);
+  else if (auto opt = optionals.find(*value); opt != optionals.end())
+    optionals[node.output(0)] = std::optional<std::string>(opt->second);
+  else
+    identity(*value, node.output(0));
+  return true;
+}
+
+/// SequenceMap: its body inlined once per position of the sequences it
+/// maps over (which must have the same length); tensor inputs go to every
+/// copy as they are.
+bool Lowering::lowerSequenceMap(const NodeProto &node) {
+  const AttributeProto *bodyAttr = findAttr(node, "body");
+  if (!bodyAttr || !bodyAttr->has_g() || node.input_size() == 0)
+    return false;
+  const GraphProto &body = bodyAttr->g();
+  if (body.input_size() != node.input_size() ||
+      body.output_size() != node.output_size())
+    return false;
+  auto first = sequences.find(node.input(0));
+  if (first == sequences.end())
+    return false;
+  size_t length = first->second.size();
+  for (const std::string &in : node.input())
+    if (auto seq = sequences.find(in);
+        seq != sequences.end() && seq->second.size() != length)
+      return false;
+  std::vector<std::vector<std::string>> results(node.output_size());
+  std::string prefix = fresh(node.name());
+  for (size_t i = 0; i < length; ++i) {
+    std::vector<std::string> actuals;
+    for (const std::string &in : node.input()) {
+      auto seq = sequences.find(in);
+      actuals.push_back(seq == sequences.end() ? in : seq->second[i]);
+    }
+    std::vector<std::string> step =
+        emitting ? inlineBody(body, actuals,
+                              prefix + "/" + std::to_string(i) + "/")
+                 : std::vector<std::string>(node.output_size(),
+                                            fresh(prefix));
+    for (int k = 0; k < node.output_size(); ++k)
+      results[k].push_back(step[k]);
+  }
+  for (int k = 0; k < node.output_size(); ++k)
+    sequences[node.output(k)] = results[k];
+  return true;
+}
+
+/// A sequence or optional value `value`, a graph output declared `type`,
+/// as the tensor outputs it holds (named as Support/ValueFile.h says).
+void Lowering::flattenValue(const std::string &value, const std::string &name,
+                            const onnx::TypeProto &type,
+                            std::vector<onnx::ValueInfoProto> &outputs) {
+  auto add = [&](const std::string &from, const std::string &to,
+                 const onnx::TypeProto &elemType) {
+    if (isContainer(from)) {
+      flattenValue(from, to, elemType, outputs);
+      return;
+    }
+    identity(from, to);
+    onnx::ValueInfoProto &info = outputs.emplace_back();
+    info.set_name(to);
+    *info.mutable_type() = elemType;
+  };
+  if (auto seq = sequences.find(value); seq != sequences.end()) {
+    const onnx::TypeProto &elemType = type.sequence_type().elem_type();
+    std::vector<std::string> elements = seq->second;
+    for (auto [i, element] : llvm::enumerate(elements))
+      add(element, ::tgc::elementName(name, i), elemType);
+    return;
+  }
+  std::optional<std::string> held = optionals.lookup(value);
+  if (held)
+    add(*held, ::tgc::elementName(name, 0), type.optional_type().elem_type());
+}
+
+/// Sequence and optional graph outputs become the tensors they hold.
+void Lowering::flattenOutputs() {
+  std::vector<onnx::ValueInfoProto> outputs;
+  for (const onnx::ValueInfoProto &o : graph.output()) {
+    if (isContainer(o.name()))
+      flattenValue(o.name(), o.name(), o.type(), outputs);
+    else
+      outputs.push_back(o);
+  }
+  graph.clear_output();
+  for (onnx::ValueInfoProto &o : outputs)
+    *graph.add_output() = std::move(o);
 }
 
 int Lowering::run() {
@@ -681,36 +885,41 @@ int Lowering::run() {
   bool sequencesOk = true;
   bool anySequenceOp = false;
   for (const NodeProto &node : graph.node()) {
-    bool isDefault = node.domain().empty() || node.domain() == "ai.onnx";
-    if (isDefault && isSequenceOp(node.op_type())) {
+    if (isContainerOp(node)) {
       anySequenceOp = true;
-      if (!lowerSequenceOp(node)) {
+      if (!lowerContainerOp(node)) {
         sequencesOk = false;
         break;
       }
       continue;
     }
     for (const std::string &in : node.input())
-      if (sequences.count(in))
+      if (isContainer(in))
+        sequencesOk = false;
+    // A subgraph reading a container from here would lose its producer.
+    for (const AttributeProto &attr : node.attribute())
+      if (attr.has_g() && readsAnyOf(attr.g(), [&](const std::string &name) {
+            return isContainer(name);
+          }))
         sequencesOk = false;
   }
-  for (const auto &o : graph.output())
-    if (sequences.count(o.name()))
-      sequencesOk = false;
   std::vector<NodeProto> lowered;
   if (anySequenceOp && sequencesOk) {
-    // Replay, now emitting: sequence ops become what they stand for.
+    // Replay, now emitting: container ops become what they stand for, and
+    // container outputs the tensors they hold.
     out.clear();
     sequences.clear();
+    optionals.clear();
+    emitting = true;
     for (const NodeProto &node : graph.node()) {
-      bool isDefault = node.domain().empty() || node.domain() == "ai.onnx";
-      if (isDefault && isSequenceOp(node.op_type())) {
-        lowerSequenceOp(node);
+      if (isContainerOp(node)) {
+        lowerContainerOp(node);
         ++rewritten;
       } else {
         out.push_back(node);
       }
     }
+    flattenOutputs();
     lowered = std::move(out);
   } else {
     lowered.assign(graph.node().begin(), graph.node().end());

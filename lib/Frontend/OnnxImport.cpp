@@ -9,6 +9,7 @@
 
 #include "Frontend/OnnxImport.h"
 #include "Frontend/ConstantInputs.h"
+#include "Frontend/OnnxContainerInputs.h"
 #include "Frontend/OnnxControlFlow.h"
 #include "Frontend/OnnxLibrary.h"
 #include "Frontend/OnnxShapeFold.h"
@@ -137,6 +138,10 @@ LogicalResult Importer::parse(StringRef bytes) {
     std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
     opsets[domain] = opset.version();
   }
+  std::string flattenError =
+      flattenContainerInputs(*model.mutable_graph(), options.containerCounts);
+  if (!flattenError.empty())
+    return fileError() << flattenError;
   if (failed(bindConstantInputs(*model.mutable_graph(), options.constantInputs,
                                 fileLoc)))
     return failure();

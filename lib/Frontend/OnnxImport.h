@@ -27,6 +27,11 @@ struct ImportOptions {
   /// inputs findModelConstantInputs names). A bound input is no longer an
   /// input of the imported module.
   std::map<std::string, ::tgc::HostTensor> constantInputs;
+  /// How many elements each sequence or optional graph input holds, by
+  /// container name ("x" -> 3; nested: "x[0]" -> 2). Such an input becomes
+  /// the tensors it holds (Support/ValueFile.h), and so do sequence and
+  /// optional outputs.
+  std::map<std::string, int64_t> containerCounts;
 };
 
 /// Imports the model at `path`. On failure emits diagnostics naming the
