@@ -408,7 +408,7 @@ def main():
                          {0: "batch"}))
     make_tf_style("tfstyle9", 9, rng, gen)
     make_tf_style("tfstyle11", 11, rng, gen)
-    export("speechlstm", SpeechLstm(), [normal(1, 50, 40), normal(2, 30, 40)],
+    export("speechlstm", SpeechLstm(), [normal(1, 24, 40), normal(2, 16, 40)],
            True, dynamic_axes=({0: "batch", 1: "frames"},
                                {0: "batch", 1: "frames"}))
     # One data set per branch: the sum of -x has the other sign.
