@@ -21,7 +21,11 @@ def TgcLower : Pass<"tgc-lower", "::mlir::ModuleOp"> {
     per-dim maps; pad: an offset and a validity mask that gates the loads
     under it); a reduce_axis opens `reduce` ranges around its source and
     closes them with a tgc.reduce. Ops are emitted where they are needed,
-    naively; tgc-linearize places them.
+    naively; tgc-linearize places them. Then neighbouring global ranges
+    merge where every address walks them as one (the outer's coefficient
+    is the inner's times the inner's bound, and no gate or value uses
+    them): a 56x56 image of a 1x1 convolution becomes one axis of 3136,
+    which splits into whole vectors where 56 would not.
   }];
 }
 
