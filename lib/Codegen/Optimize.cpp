@@ -2,14 +2,15 @@
 //
 // The pass of the "optimize" stage: a kernel that records no actions yet
 // gets either the actions named by the `actions` option (tests, replaying
-// a search) or the heuristic's (Heuristic.cpp). The actions themselves are
-// in OptActions.cpp.
+// a search), those a tuning database holds for it (TuningDb.h), or the
+// heuristic's (Heuristic.cpp). The actions themselves are in OptActions.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Heuristic.h"
 #include "Codegen/OptActions.h"
 #include "Codegen/Passes.h"
+#include "Codegen/TuningDb.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace mlir::tgc {
@@ -35,6 +36,31 @@ struct Optimize : impl::TgcOptimizeBase<Optimize> {
       listed.push_back(*action);
     }
 
+    TuningDb database;
+    if (!tuningDb.empty()) {
+      std::string error;
+      if (!database.load(tuningDb, error)) {
+        getOperation().emitError("tgc-optimize: ") << error;
+        return signalPassFailure();
+      }
+    }
+    // Keys first: actions on one kernel may repack a weight another reads.
+    llvm::DenseMap<Operation *, const TuningEntry *> tuned;
+    if (!tuningDb.empty() || tuningReport)
+      getOperation().walk([&](KernelOp kernel) {
+        if (!kernel.isLowered() || kernel.getOpts())
+          return;
+        std::string hash = hashKernel(kernel);
+        std::string key = makeTuningKey(hash, tuningContext);
+        const TuningEntry *entry = database.lookup(key);
+        if (entry)
+          tuned[kernel] = entry;
+        if (tuningReport)
+          kernel.emitRemark("tuning: kernel hash ")
+              << hash << ", key " << key
+              << (entry ? ": entry applied" : ": no entry");
+      });
+
     HeuristicOptions options;
     options.target.vectorBytes = vectorBytes;
     options.target.vectorRegisters = vectorRegisters;
@@ -50,7 +76,24 @@ struct Optimize : impl::TgcOptimizeBase<Optimize> {
           return WalkResult::interrupt();
         }
       }
-      if (listed.empty() && heuristic)
+      if (!listed.empty())
+        return WalkResult::advance();
+      if (const TuningEntry *entry = tuned.lookup(kernel)) {
+        for (const std::string &text : entry->actions) {
+          std::string whyNot;
+          if (failed(applyOptAction(kernel, *parseOptAction(text), &whyNot))) {
+            kernel.emitOpError("tuning database ")
+                << tuningDb << ": entry " << entry->key << " does not apply: "
+                << text << ": " << whyNot;
+            return WalkResult::interrupt();
+          }
+        }
+        // An entry with no actions still marks the kernel as decided.
+        if (!kernel.getOpts())
+          kernel.setOptsAttr(Builder(kernel).getArrayAttr({}));
+        return WalkResult::advance();
+      }
+      if (heuristic)
         applyHeuristic(kernel, options);
       return WalkResult::advance();
     });

@@ -65,6 +65,11 @@ def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
     where the reduction's loads are contiguous, a second output axis as a
     register tile, and an output axis of big kernels split into up to
     `thread-tasks` tasks.
+
+    With `tuning-db`, a kernel whose key (the hash of its IR and of
+    `tuning-context`, TuningDb.h) has an entry gets the entry's actions
+    instead; an entry that does not apply is an error, since its key
+    promises the very same kernel.
   }];
   let options = [
     Option<"heuristic", "heuristic", "bool", "true",
@@ -76,7 +81,14 @@ def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
     Option<"vectorRegisters", "vector-registers", "unsigned", "32",
            "the target's vector registers">,
     Option<"threadTasks", "thread-tasks", "int64_t", "0",
-           "most tasks a big kernel is split into (0: no THREAD)">
+           "most tasks a big kernel is split into (0: no THREAD)">,
+    Option<"tuningDb", "tuning-db", "std::string", "\"\"",
+           "a tuning database (TuningDb.h): a kernel whose key is in it gets "
+           "the entry's actions instead of the heuristic's">,
+    Option<"tuningContext", "tuning-context", "std::string", "\"\"",
+           "the serialized tuning context the keys are made with">,
+    Option<"tuningReport", "tuning-report", "bool", "false",
+           "a remark per kernel: its tuning key and whether an entry applied">
   ];
 }
 

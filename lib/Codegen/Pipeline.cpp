@@ -55,6 +55,8 @@ static const Stage kStages[] = {
        opts.vectorBytes = target.vectorBytes;
        opts.vectorRegisters = target.vectorRegisters;
        opts.threadTasks = options.threadTasks;
+       opts.tuningDb = options.tuningDb;
+       opts.tuningContext = options.tuningContext;
        // CUDA and Metal: workgroups instead of SIMD lanes and CPU threads.
        if (options.target == "cuda" || options.target == "metal") {
          TgcGpuOptimizeOptions gpu;

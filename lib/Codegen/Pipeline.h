@@ -27,6 +27,10 @@ struct PipelineOptions {
   int64_t threadTasks = 8;
   /// "c", "cuda" or "metal".
   std::string target = "c";
+  /// A tuning database (TuningDb.h) whose entries the optimize stage
+  /// applies, and the serialized context its keys are made with.
+  std::string tuningDb;
+  std::string tuningContext;
 };
 
 /// One named stage of the pipeline and the passes it runs.

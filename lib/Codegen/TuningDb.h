@@ -1,0 +1,121 @@
+//===- TuningDb.h - measured opt actions, keyed by kernel ------*- C++ -*-===//
+//
+// What BEAM search (`tgc tune`) found for each kernel, so that a later
+// compile applies it without searching. An entry is found by a key that
+// hashes the kernel as lowered (before any action) together with the
+// tuning context: the target, the CPU, the C compiler and the options that
+// change the generated code. A kernel or a context that differs in any of
+// these gets another key, so an entry never reaches a kernel it was not
+// measured for.
+//
+// The file is JSON:
+//   {"format": "tgc-tuning-db", "version": 1, "entries": [
+//     {"key": ..., "kernel": "r_64_3136_576", "kernel_hash": ...,
+//      "context": {"target": "c", "cpu": ..., ...},
+//      "actions": ["UPCAST(0,16)", ...], "heuristic_actions": [...],
+//      "heuristic_ms": 1.2, "best_ms": 0.8, "threads": 1, ...}, ...]}
+// Entries are written sorted by key, so the same results give the same
+// bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_CODEGEN_TUNINGDB_H
+#define TGC_CODEGEN_TUNINGDB_H
+
+#include "Codegen/OptActions.h"
+#include "llvm/ADT/StringRef.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::tgc {
+
+/// Everything besides the kernel that decides which actions are fastest.
+struct TuningContext {
+  /// "c".
+  std::string target = "c";
+  /// The CPU the code is for: the --cpu name, or the host's (LLVM's name).
+  std::string cpu;
+  /// The model name of the CPU the timings were taken on.
+  std::string cpuModel;
+  /// The instruction set extensions the code may use.
+  std::string isa;
+  /// The C compiler's command and the first line of its --version.
+  std::string compiler;
+  /// The flags candidates were built with.
+  std::string cflags;
+  /// Every compile option that changes the generated code, "name=value"
+  /// joined by ' ' (thread tasks, ...).
+  std::string options;
+
+  /// The fields as "name=value" joined by ';', in a fixed order (a ';' in
+  /// a value becomes ','): what the key hashes and what the
+  /// `tuning-context` option of tgc-optimize takes.
+  std::string serialize() const;
+  bool operator==(const TuningContext &other) const {
+    return serialize() == other.serialize();
+  }
+};
+
+/// SHA-256, in hex, of the structure of `kernel` as lowered: the types of
+/// its operands and results, which operands are constants (PACK needs
+/// them), and its body printed without locations. Kernels that differ only
+/// in their name, their place in the model, the values of their weights or
+/// their arena offsets hash alike; any other difference changes the hash.
+std::string hashKernel(KernelOp kernel);
+
+/// The database key of a kernel with hash `kernelHash` in `context`
+/// (its serialized form): the SHA-256 of both, in hex.
+std::string makeTuningKey(llvm::StringRef kernelHash,
+                          llvm::StringRef serializedContext);
+
+struct TuningEntry {
+  std::string key;
+  /// The kernel's name in the model it was tuned on (for reports).
+  std::string kernelName;
+  std::string kernelHash;
+  TuningContext context;
+  /// The fastest actions found, in the order they apply.
+  std::vector<std::string> actions;
+  /// What the heuristic chose, and the times of both in milliseconds
+  /// (median of the runs of the search).
+  std::vector<std::string> heuristicActions;
+  double heuristicMs = 0;
+  double bestMs = 0;
+  /// Threads the kernel ran on while timed.
+  unsigned threads = 1;
+  /// The beam width and the candidates timed.
+  unsigned beam = 0;
+  unsigned candidates = 0;
+};
+
+class TuningDb {
+public:
+  /// Reads `path`. Sets `error` (naming the file and the problem) and
+  /// returns false on a file that cannot be read or is not a tuning
+  /// database; a missing file is an error too unless `missingIsEmpty`.
+  bool load(llvm::StringRef path, std::string &error,
+            bool missingIsEmpty = false);
+  /// Parses the JSON text of a database; `error` without a file name.
+  bool parse(llvm::StringRef text, std::string &error);
+  /// The JSON text, entries sorted by key.
+  std::string serialize() const;
+  /// Writes serialize() to `path` through a temporary file renamed over
+  /// it, so a reader never sees half a database.
+  bool save(llvm::StringRef path, std::string &error) const;
+
+  /// The entry for `key`, or null.
+  const TuningEntry *lookup(llvm::StringRef key) const;
+  /// Adds `entry`, replacing any entry with the same key.
+  void insert(TuningEntry entry);
+  const std::map<std::string, TuningEntry> &getEntries() const {
+    return entries;
+  }
+
+private:
+  std::map<std::string, TuningEntry> entries;
+};
+
+} // namespace mlir::tgc
+
+#endif // TGC_CODEGEN_TUNINGDB_H

@@ -1,0 +1,209 @@
+//===- TuningDbTest.cpp - tests for Codegen/TuningDb -------------*- C++ -*-===//
+//
+// The tuning database's promises: a kernel's hash sees its structure and
+// nothing else, a key changes with every field of the context, the file
+// reads back to the same entries and the same bytes, and a file that is not
+// a database or holds an entry edited by hand is refused with the reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/TuningDb.h"
+#include "IR/TgcOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <catch2/catch.hpp>
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+namespace {
+
+/// A row sum kernel over `rows` x 16 with the given name and location; its
+/// input a function argument or (`constInput`) a constant.
+std::string rowSum(const std::string &name, int rows, bool constInput,
+                   const std::string &loc = "unknown") {
+  std::string shape = std::to_string(rows) + "x16xf32";
+  std::string out = std::to_string(rows) + "xf32";
+  std::string input = constInput ? "%c" : "%a";
+  std::string text = "func.func @f(%a: tensor<" + shape + ">) -> tensor<" +
+                     out + "> {\n";
+  if (constInput)
+    text += "  %c = tgc.const dense<1.0> : tensor<" + shape + ">\n";
+  text += "  %k = tgc.kernel \"" + name + "\" (" + input + ") : (tensor<" +
+          shape + ">) -> tensor<" + out + "> {\n"
+          "  ^bb0(%p: !tgc.ptr<f32>, %o: !tgc.ptr<f32>):\n"
+          "    %c16 = tgc.const 16 : index\n"
+          "    %i = tgc.range " + std::to_string(rows) + " global id 0\n"
+          "    %j = tgc.range 16 reduce id 1\n"
+          "    %a0 = tgc.mul %i, %c16 : index\n"
+          "    %a1 = tgc.add %a0, %j : index\n"
+          "    %q = tgc.index %p[%a1] : !tgc.ptr<f32>\n"
+          "    %x = tgc.load %q : !tgc.ptr<f32> -> f32\n"
+          "    tgc.end %j\n"
+          "    %s = tgc.reduce add %x over %j : f32 loc(" + loc + ")\n"
+          "    %r = tgc.index %o[%i] : !tgc.ptr<f32>\n"
+          "    tgc.store %r, %s : !tgc.ptr<f32>, f32\n"
+          "    tgc.end %i\n"
+          "    tgc.sink\n"
+          "  }\n"
+          "  return %k : tensor<" + out + ">\n}\n";
+  return text;
+}
+
+std::string hashOf(MLIRContext &context, const std::string &text) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  REQUIRE(module);
+  KernelOp kernel;
+  module->walk([&](KernelOp k) { kernel = k; });
+  REQUIRE(kernel);
+  return hashKernel(kernel);
+}
+
+TuningContext someContext() {
+  TuningContext context;
+  context.cpu = "sapphirerapids";
+  context.cpuModel = "Some CPU";
+  context.isa = "avx512f";
+  context.compiler = "cc 12";
+  context.cflags = "-O3 -march=native";
+  context.options = "thread-tasks=8";
+  return context;
+}
+
+TuningEntry someEntry(const std::string &kernelHash) {
+  TuningEntry entry;
+  entry.kernelName = "r_4_16";
+  entry.kernelHash = kernelHash;
+  entry.context = someContext();
+  entry.key = makeTuningKey(kernelHash, entry.context.serialize());
+  entry.actions = {"UNROLL(1,16)", "THREAD(0,2)"};
+  entry.heuristicActions = {"UNROLL(1,16)"};
+  entry.heuristicMs = 0.5;
+  entry.bestMs = 0.25;
+  entry.beam = 2;
+  entry.candidates = 17;
+  return entry;
+}
+
+} // namespace
+
+TEST_CASE("hashKernel sees structure, not names or places", "[tuning]") {
+  DialectRegistry registry;
+  registry.insert<TgcDialect, func::FuncDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string base = hashOf(context, rowSum("r_4_16", 4, false));
+  CHECK(base.size() == 64);
+  CHECK(base.find_first_not_of("0123456789abcdef") == std::string::npos);
+  // The same kernel under another name, from another node: the same hash.
+  CHECK(hashOf(context, rowSum("r_4_16_1", 4, false,
+                               "\"model.onnx\":3:7")) == base);
+  // Another bound, or the input a constant (PACK applies to it): another.
+  CHECK(hashOf(context, rowSum("r_4_16", 8, false)) != base);
+  CHECK(hashOf(context, rowSum("r_4_16", 4, true)) != base);
+}
+
+TEST_CASE("a tuning key changes with every context field", "[tuning]") {
+  TuningContext context = someContext();
+  std::string hash(64, 'a');
+  std::string key = makeTuningKey(hash, context.serialize());
+  CHECK(key == makeTuningKey(hash, someContext().serialize()));
+  CHECK(makeTuningKey(std::string(64, 'b'), context.serialize()) != key);
+  for (std::string TuningContext::*field :
+       {&TuningContext::target, &TuningContext::cpu, &TuningContext::cpuModel,
+        &TuningContext::isa, &TuningContext::compiler, &TuningContext::cflags,
+        &TuningContext::options}) {
+    TuningContext changed = context;
+    changed.*field += "x";
+    CHECK(makeTuningKey(hash, changed.serialize()) != key);
+  }
+  // A separator inside a value cannot make two contexts read alike.
+  TuningContext a = context, b = context;
+  a.cpu = "x;isa=y";
+  b.cpu = "x";
+  b.isa = "y";
+  CHECK(a.serialize() != b.serialize());
+}
+
+TEST_CASE("a tuning database reads back to the same bytes", "[tuning]") {
+  TuningDb db;
+  db.insert(someEntry(std::string(64, 'b')));
+  db.insert(someEntry(std::string(64, 'a')));
+  std::string text = db.serialize();
+
+  TuningDb read;
+  std::string error;
+  REQUIRE(read.parse(text, error));
+  CHECK(read.serialize() == text);
+  REQUIRE(read.getEntries().size() == 2);
+  TuningEntry expected = someEntry(std::string(64, 'a'));
+  const TuningEntry *entry = read.lookup(expected.key);
+  REQUIRE(entry);
+  CHECK(entry->kernelName == "r_4_16");
+  CHECK(entry->actions == expected.actions);
+  CHECK(entry->heuristicActions == expected.heuristicActions);
+  CHECK(entry->context == expected.context);
+  CHECK(entry->heuristicMs == 0.5);
+  CHECK(entry->bestMs == 0.25);
+  CHECK(entry->candidates == 17);
+  CHECK(read.lookup(std::string(64, '0')) == nullptr);
+
+  // Entries come out sorted by key, whatever the order they went in.
+  TuningDb reversed;
+  reversed.insert(someEntry(std::string(64, 'a')));
+  reversed.insert(someEntry(std::string(64, 'b')));
+  CHECK(reversed.serialize() == text);
+
+  // Through a file.
+  llvm::SmallString<128> path;
+  REQUIRE(!llvm::sys::fs::createTemporaryFile("tgc-tuning", "json", path));
+  REQUIRE(db.save(path, error));
+  TuningDb loaded;
+  REQUIRE(loaded.load(path, error));
+  CHECK(loaded.serialize() == text);
+  llvm::sys::fs::remove(path);
+  CHECK_FALSE(loaded.load(path, error));
+  CHECK(error.find(path.str().str()) != std::string::npos);
+  CHECK(error.find("cannot read the tuning database") != std::string::npos);
+  REQUIRE(loaded.load(path, error, /*missingIsEmpty=*/true));
+  CHECK(loaded.getEntries().empty());
+}
+
+TEST_CASE("a file that is not a tuning database is refused", "[tuning]") {
+  TuningDb db;
+  std::string error;
+  CHECK_FALSE(db.parse("{", error));
+  CHECK(error == "is not valid JSON");
+  CHECK_FALSE(db.parse(R"({"entries": []})", error));
+  CHECK(error.find("is not a tuning database") != std::string::npos);
+  CHECK_FALSE(db.parse(R"({"format": "tgc-tuning-db", "version": 9,
+                           "entries": []})",
+                       error));
+  CHECK(error.find("unsupported version") != std::string::npos);
+
+  TuningDb one;
+  one.insert(someEntry(std::string(64, 'a')));
+  std::string good = one.serialize();
+  REQUIRE(db.parse(good, error));
+
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string text = good;
+    size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+  };
+  // A context edited by hand no longer matches the key.
+  CHECK_FALSE(db.parse(edited("\"sapphirerapids\"", "\"znver4\""), error));
+  CHECK(error ==
+        "entry 0: the key is not the hash of its kernel_hash and context");
+  CHECK_FALSE(db.parse(edited("\"UNROLL(1,16)\"", "\"SPIN(1,16)\""), error));
+  CHECK(error == "entry 0: 'SPIN(1,16)' is not an opt action");
+  CHECK_FALSE(db.parse(edited("\"kernel\":", "\"kernel_name\":"), error));
+  CHECK(error == "entry 0: 'kernel' is missing or not a string");
+  // A refused file leaves the entries read before in place.
+  CHECK(db.getEntries().size() == 1);
+}
