@@ -181,6 +181,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   compileOptions.name = kPackageName.str();
   compileOptions.target = options.target;
   compileOptions.optimize = options.optimize;
+  compileOptions.tuningDb = options.tuningDb;
   compileOptions.verbose = options.verbose;
   for (auto [i, spec] : enumerate(signature->inputs)) {
     std::string file = given.lookup(spec.name);

@@ -30,6 +30,8 @@ struct BenchOptions {
   bool json = false;
   /// False for --no-opt.
   bool optimize = true;
+  /// --tuning-db FILE: the tuned actions for kernels it has entries for.
+  std::string tuningDb;
   /// -v: stage timings and the C compiler's command line on stderr.
   bool verbose = false;
   /// --target: "c" (this CPU) or "cuda" (this machine's NVIDIA GPU, built

@@ -12,6 +12,7 @@
 #include "Driver/Diagnostics.h"
 #include "Driver/DumpStages.h"
 #include "Driver/StagingDir.h"
+#include "Driver/Tune.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
@@ -148,6 +149,52 @@ bool isValidPrefix(StringRef name) {
   return all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
 }
 
+/// Loads the tuning database, searches the kernels it lacks when asked
+/// to (--beam), and points the optimize stage at it.
+LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
+                            PipelineOptions &pipeline,
+                            std::optional<ScratchDir> &scratch) {
+  Location loc = module.getLoc();
+  FailureOr<TuningContext> context =
+      getTuningContext(loc, options.cpu, pipeline.threadTasks);
+  if (failed(context))
+    return failure();
+  TuningDb db;
+  std::string error;
+  if (!options.tuningDb.empty() &&
+      !db.load(options.tuningDb, error, /*missingIsEmpty=*/options.beam > 0))
+    return emitError(loc) << error;
+  std::string path = options.tuningDb;
+  if (options.beam > 0) {
+    TuneOptions tune;
+    tune.beam = options.beam;
+    tune.cpu = options.cpu;
+    tune.verbose = options.verbose;
+    tune.dbPath = options.tuningDb;
+    LogicalResult tuned = tuneLoweredModule(module, db, *context, tune);
+    if (path.empty()) {
+      Expected<ScratchDir> dir = ScratchDir::create("tgc-tuning");
+      if (!dir)
+        return emitError(loc) << toString(dir.takeError());
+      scratch.emplace(std::move(*dir));
+      path = (scratch->path() + "/tuning.json").str();
+    }
+    if (!db.save(path, error))
+      return emitError(loc) << error;
+    if (failed(tuned))
+      return failure();
+  }
+  if (options.verbose) {
+    auto [found, kernels] = countTunedKernels(module, db, *context);
+    errs() << formatv("tgc: tuning db: {0} of {1} distinct kernels have "
+                      "entries\n",
+                      found, kernels);
+  }
+  pipeline.tuningDb = path;
+  pipeline.tuningContext = context->serialize();
+  return success();
+}
+
 } // namespace
 
 LogicalResult checkCompileOptions(Location loc, const CompileOptions &options) {
@@ -211,9 +258,17 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
   pipelineOptions.optimize = options.optimize;
   pipelineOptions.cpu = options.cpu;
   pipelineOptions.target = options.target;
+  // Tuned actions for the optimize stage: a database from --tuning-db,
+  // extended by a search with --beam.
+  bool tuning = (!options.tuningDb.empty() || options.beam > 0) &&
+                options.target == "c" && options.optimize;
+  std::optional<ScratchDir> tuningScratch;
   for (const Stage &stage : getStages()) {
     if (stageIndex(stage.name) <= reachedIndex)
       continue;
+    if (stage.name == "optimize" && tuning &&
+        failed(prepareTuning(*module, options, pipelineOptions, tuningScratch)))
+      return failure();
     PassManager pm(&context, ModuleOp::getOperationName());
     stage.addPasses(pm, pipelineOptions);
     unsigned errorsBefore = counter.errors();

@@ -44,6 +44,11 @@ struct CompileOptions {
   /// How many elements each sequence or optional input holds (verify takes
   /// them from the test data; see ImportOptions::containerCounts).
   std::map<std::string, int64_t> containerCounts;
+  /// --tuning-db FILE: kernels with an entry get its actions (C target).
+  std::string tuningDb;
+  /// --beam N: kernels without an entry are searched first (BEAM search
+  /// with N lists kept), and the entries added to --tuning-db if given.
+  unsigned beam = 0;
 };
 
 /// `tgc compile`: writes the package for `modelPath` to `outputDir`.

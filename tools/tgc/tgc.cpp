@@ -11,6 +11,7 @@
 #include "Driver/Compile.h"
 #include "Driver/Diagnostics.h"
 #include "Driver/Run.h"
+#include "Driver/Tune.h"
 #include "Driver/Verify.h"
 #include "IR/TgcOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -45,6 +46,9 @@ struct Arguments {
   mlir::tgc::VerifyOptions verify;
   // bench
   mlir::tgc::BenchOptions bench;
+  // tune
+  mlir::tgc::TuneOptions tune;
+  std::string report;
 };
 
 void addCompile(CLI::App &app, Arguments &args) {
@@ -76,6 +80,13 @@ void addCompile(CLI::App &app, Arguments &args) {
                   "STAGE[,STAGE...] or all: write the IR after each named "
                   "stage to DIR/ir/NN-STAGE.mlir");
   cmd->add_flag("--no-opt", args.noOpt, "no kernel optimizations");
+  cmd->add_option("--tuning-db", args.compile.tuningDb,
+                  "FILE: apply the actions `tgc tune` found for kernels whose "
+                  "key (kernel, CPU, C compiler, options) has an entry");
+  cmd->add_option("--beam", args.compile.beam,
+                  "N: BEAM-search the kernels the tuning database lacks "
+                  "(N lists kept per round) and add them to it")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--weights", args.weights,
                   "embed (in the C source) or file (NAME.safetensors)")
       ->check(CLI::IsMember({"embed", "file"}));
@@ -152,8 +163,42 @@ void addBench(CLI::App &app, Arguments &args) {
                 "print one JSON object: median_ms, min_ms, p90_ms, "
                 "iterations, threads, model");
   cmd->add_flag("--no-opt", args.noOpt, "no kernel optimizations");
+  cmd->add_option("--tuning-db", args.bench.tuningDb,
+                  "FILE: the actions `tgc tune` found, for the kernels it "
+                  "has entries for");
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print stage timings and the C compiler's command line");
+}
+
+void addTune(CLI::App &app, Arguments &args) {
+  CLI::App *cmd = app.add_subcommand(
+      "tune", "BEAM-search kernel opt actions for this host and write them "
+              "to a tuning database (tgc compile --tuning-db applies them)");
+  cmd->add_option("MODEL", args.model,
+                  "model.onnx, a dump up to the lower stage, or a CASE "
+                  "folder");
+  cmd->add_option("-o,--output", args.tune.dbPath,
+                  "the tuning database (JSON) to extend; kernels it has "
+                  "entries for are not searched again");
+  cmd->add_option("--report", args.report,
+                  "DB.json: list each kernel's time with the heuristic's "
+                  "actions and with the tuned ones, and the speedups");
+  cmd->add_option("--beam", args.tune.beam,
+                  "action lists kept each round (default 2)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--input", args.inputs,
+                  "NAME=FILE: the shape of an input with dynamic dimensions "
+                  "(.npy or .pb)");
+  cmd->add_option("--threads", args.tune.threads,
+                  "threads the candidates run on (default 1)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--timeout-ms", args.tune.timeoutMs,
+                  "time budget of one candidate (default 1000)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--cpu", args.tune.cpu,
+                  "CPU the C is tuned for (default: this host)");
+  cmd->add_flag("-v,--verbose", args.verbose,
+                "print every round and each dropped candidate");
 }
 
 /// Turns the NAME=VALUE arguments into driver options; false on a
@@ -196,12 +241,14 @@ bool bindArguments(MLIRContext &context, Arguments &args) {
       return false;
     }
     args.run.inputs.push_back(*split);
+    args.tune.inputs.push_back(*split);
     args.bench.inputs.push_back(std::move(*split));
   }
   args.compile.weightsInFile = args.weights == "file";
   args.compile.optimize = !args.noOpt;
   args.bench.optimize = !args.noOpt;
   args.bench.verbose = args.verbose;
+  args.tune.verbose = args.verbose;
   args.compile.verbose = args.run.verbose = args.verify.verbose = args.verbose;
   return true;
 }
@@ -223,6 +270,7 @@ int main(int argc, char **argv) {
   addRun(app, args);
   addVerify(app, args);
   addBench(app, args);
+  addTune(app, args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &error) {
@@ -250,6 +298,14 @@ int main(int argc, char **argv) {
           << ": the emitted C is single-threaded so far; running on one";
     result = mlir::tgc::runModel(context, args.model, args.run, &printer,
                                  llvm::outs());
+  } else if (app.got_subcommand("tune")) {
+    if (!args.report.empty())
+      result = mlir::tgc::reportTuningDb(context, args.report, llvm::outs());
+    else if (args.model.empty())
+      emitError(UnknownLoc::get(&context))
+          << "tgc tune needs a MODEL (or --report DB.json)";
+    else
+      result = mlir::tgc::tuneModel(context, args.model, args.tune, &printer);
   } else if (app.got_subcommand("bench")) {
     result = mlir::tgc::benchModel(context, args.model, args.bench, &printer,
                                    llvm::outs());

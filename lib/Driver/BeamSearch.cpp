@@ -1,0 +1,640 @@
+//===- BeamSearch.cpp - BEAM search over a kernel's opt actions -*- C++ -*-===//
+//
+// A candidate is the kernel alone in a module of its own: its non-constant
+// operands become the model's inputs, its constants stay constants (PACK
+// needs them), its results the outputs. That module goes through the same
+// expand and linearize stages and the same package writer as a whole
+// model, so the code timed is the code a tuned compile emits. Candidates
+// that render to the same C are timed once.
+//
+// Compiling dominates the search, so compilers run `jobs` at a time while
+// the timing runs one after another: two timed kernels on two cores would
+// measure each other.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/BeamSearch.h"
+
+#include "Codegen/Heuristic.h"
+#include "Codegen/Package.h"
+#include "Codegen/Pipeline.h"
+#include "Driver/TuneHarness.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+using namespace llvm;
+
+namespace mlir::tgc {
+namespace {
+
+constexpr StringLiteral kName = "k";
+/// Samples per candidate at most; the median of them is its time.
+constexpr unsigned kMaxSamples = 9;
+/// A candidate whose fastest sample is this much slower than the best
+/// median so far stops being timed.
+constexpr double kCutoff = 1.5;
+/// A round that does not beat the best by this fraction ends the search:
+/// smaller gains are within the noise of a shared machine.
+constexpr double kMinGain = 0.02;
+/// Alternating measurements of the heuristic's choice and the best at the
+/// end of a search.
+constexpr unsigned kRemeasureRounds = 3;
+
+/// Amounts tried for each kind of action. Register tiles and vectors are
+/// rarely worth more than 32 lanes, and the lane cap of OptActions stops
+/// deeper products anyway.
+constexpr int64_t kUpcastAmounts[] = {2, 3, 4, 8, 16, 32};
+constexpr int64_t kUnrollAmounts[] = {2, 3, 4, 8, 16};
+constexpr int64_t kPadtoAmounts[] = {8, 16};
+constexpr int64_t kPackBlocks[] = {4, 8, 16, 32};
+constexpr int64_t kThreadAmounts[] = {2, 4, 8, 16};
+
+std::string joinPath(StringRef a, const Twine &b) {
+  SmallString<256> path(a);
+  sys::path::append(path, b);
+  return std::string(path);
+}
+
+std::string toText(ArrayRef<OptAction> actions) {
+  return join(map_range(actions, [](const OptAction &a) { return toString(a); }),
+              " ");
+}
+
+double median(SmallVector<double> samples) {
+  llvm::sort(samples);
+  size_t n = samples.size();
+  return n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+}
+
+/// The kernel alone in a module: inputs for its non-constant operands,
+/// copies of its constants, its results the outputs, no arena.
+OwningOpRef<ModuleOp> buildStandalone(KernelOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Location loc = kernel.getLoc();
+  OpBuilder builder(context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  (*module)->setAttr("tgc.arena_bytes", builder.getI64IntegerAttr(0));
+  (*module)->setAttr("tgc.arena_align", builder.getI64IntegerAttr(64));
+
+  SmallVector<Value> inputs;
+  SmallVector<Type> inputTypes;
+  for (Value operand : kernel.getInputs())
+    if (!operand.getDefiningOp<ConstOp>() && !is_contained(inputs, operand)) {
+      inputs.push_back(operand);
+      inputTypes.push_back(operand.getType());
+    }
+  builder.setInsertionPointToEnd(module->getBody());
+  auto main = builder.create<func::FuncOp>(
+      loc, "main",
+      builder.getFunctionType(inputTypes, kernel.getResultTypes()));
+  for (unsigned i = 0; i < inputs.size(); ++i)
+    main.setArgAttr(i, "tgc.name", builder.getStringAttr("in" + Twine(i)));
+  for (unsigned i = 0; i < kernel.getNumResults(); ++i)
+    main.setResultAttr(i, "tgc.name", builder.getStringAttr("out" + Twine(i)));
+  Block *entry = main.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  for (auto [input, arg] : llvm::zip(inputs, entry->getArguments()))
+    mapping.map(input, arg);
+  for (Value operand : kernel.getInputs())
+    if (auto constant = operand.getDefiningOp<ConstOp>();
+        constant && !mapping.contains(operand))
+      mapping.map(operand, builder.clone(*constant)->getResult(0));
+  Operation *copy = builder.clone(*kernel, mapping);
+  // Every result is an output, written in place.
+  copy->setAttr("arena_offset",
+                builder.getDenseI64ArrayAttr(
+                    SmallVector<int64_t>(kernel.getNumResults(), -1)));
+  copy->removeAttr("opts");
+  builder.create<func::ReturnOp>(loc, copy->getResults());
+  return module;
+}
+
+KernelOp theKernel(ModuleOp module) {
+  KernelOp kernel;
+  module.walk([&](KernelOp k) { kernel = k; });
+  return kernel;
+}
+
+/// One action list, built and (once compiled and run) timed.
+struct Candidate {
+  SmallVector<OptAction> actions;
+  std::string dir;
+  std::string executable;
+  /// SHA-256 of the rendered C: equal hashes time alike.
+  std::string sourceHash;
+  bool compiled = false;
+  std::optional<double> ms;
+};
+
+class Search {
+public:
+  Search(KernelOp kernel, const BeamOptions &options,
+         const BeamProgress &progress)
+      : kernel(kernel), options(options), progress(progress),
+        standalone(buildStandalone(kernel)) {
+    theKernel(*standalone)->getParentOfType<func::FuncOp>().walk(
+        [&](ConstOp constant) { originalConstants.insert(constant.getValue()); });
+  }
+
+  FailureOr<BeamResult> run();
+
+private:
+  /// A copy of the standalone module with `actions` applied, or null with
+  /// `whyNot` set.
+  OwningOpRef<ModuleOp> applied(ArrayRef<OptAction> actions,
+                                std::string &whyNot);
+  /// Frees the weights a copy packed for itself: the search makes hundreds
+  /// of copies, and the context keeps every blob it has seen.
+  void release(ModuleOp copy);
+  /// The actions that apply after `actions`.
+  SmallVector<OptAction> expansions(ArrayRef<OptAction> actions);
+  /// Builds the candidate's package and harness; false if it cannot be
+  /// built or (unless `again`) renders to C already seen.
+  bool prepare(Candidate &candidate, bool again = false);
+  /// Compiles the prepared candidates, `jobs` at a time.
+  void compileAll(MutableArrayRef<Candidate> candidates);
+  /// Compiles the harness and the pool once, from the first candidate's
+  /// folder: they are the same for every candidate of the kernel (same
+  /// buffers, same API), so each candidate compiles only its kernel.
+  void compileShared(const Candidate &first);
+  /// Times a compiled candidate, stopping early when it is slower than
+  /// `cutoffMs` (0: no cutoff); removes its folder unless `keep`.
+  void time(Candidate &candidate, double cutoffMs, bool keep = false);
+  /// Times the heuristic's choice and the best again, alternating, so that
+  /// the speedup recorded does not carry the drift of a long search.
+  void remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
+                 double &heuristicMs, double &bestMs);
+  /// The heuristic's actions for the kernel.
+  SmallVector<OptAction> heuristicActions();
+  /// Appends the heuristic's THREAD (or the nearest split that applies) to
+  /// `actions` if they have none.
+  SmallVector<OptAction> withThreads(ArrayRef<OptAction> actions,
+                                     ArrayRef<OptAction> heuristic);
+  void note(const Twine &text) {
+    if (options.verbose)
+      errs() << "tgc: tune: " << text << "\n";
+  }
+
+  KernelOp kernel;
+  const BeamOptions &options;
+  const BeamProgress &progress;
+  OwningOpRef<ModuleOp> standalone;
+  DenseSet<Attribute> originalConstants;
+  StringSet<> seenSources;
+  /// The harness's and the pool's object files, once compiled.
+  SmallVector<std::string> sharedObjects;
+  bool triedShared = false;
+  unsigned nextId = 0;
+  unsigned timed = 0;
+  double bestMs = 0, heuristicMs = 0;
+};
+
+OwningOpRef<ModuleOp> Search::applied(ArrayRef<OptAction> actions,
+                                      std::string &whyNot) {
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>((*standalone)->clone());
+  KernelOp k = theKernel(*copy);
+  for (const OptAction &action : actions)
+    if (failed(applyOptAction(k, action, &whyNot))) {
+      whyNot = toString(action) + ": " + whyNot;
+      release(*copy);
+      return nullptr;
+    }
+  return copy;
+}
+
+void Search::release(ModuleOp copy) {
+  copy.walk([&](ConstOp constant) {
+    if (originalConstants.contains(constant.getValue()))
+      return;
+    if (auto resource =
+            dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
+      if (auto *entry = resource.getRawHandle().getResource())
+        entry->setBlob(AsmResourceBlob());
+  });
+}
+
+SmallVector<OptAction> Search::expansions(ArrayRef<OptAction> actions) {
+  std::string whyNot;
+  OwningOpRef<ModuleOp> copy = applied(actions, whyNot);
+  SmallVector<OptAction> result;
+  if (!copy)
+    return result;
+  KernelOp k = theKernel(*copy);
+  bool searchThreads = options.threads > 1 && options.threadTasks > 1;
+  auto consider = [&](OptAction action) {
+    if (checkOptAction(k, action).empty())
+      result.push_back(action);
+  };
+  for (Operation &op : k.getBlock()) {
+    auto range = dyn_cast<RangeOp>(op);
+    if (!range)
+      continue;
+    int64_t axis = range.getId();
+    if (range.getAxis() == AxisType::reduce) {
+      for (int64_t n : kUnrollAmounts)
+        consider({OptKind::Unroll, axis, n});
+      continue;
+    }
+    for (int64_t n : kUpcastAmounts)
+      consider({OptKind::Upcast, axis, n});
+    for (int64_t n : kPadtoAmounts)
+      consider({OptKind::Padto, axis, n});
+    if (searchThreads)
+      for (int64_t n : kThreadAmounts)
+        if (n <= options.threadTasks && n % options.threads == 0)
+          consider({OptKind::Thread, axis, n});
+    for (unsigned input = 0; input < k.getInputs().size(); ++input)
+      if (k.getInputs()[input].getDefiningOp<ConstOp>())
+        for (int64_t n : kPackBlocks)
+          consider({OptKind::Pack, axis, n, input});
+  }
+  release(*copy);
+  return result;
+}
+
+bool Search::prepare(Candidate &candidate, bool again) {
+  // Diagnostics of a candidate that fails are the search's business only.
+  std::string firstError;
+  ScopedDiagnosticHandler quiet(kernel.getContext(), [&](Diagnostic &diag) {
+    if (firstError.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+      firstError = diag.str();
+    return success();
+  });
+  std::string whyNot;
+  OwningOpRef<ModuleOp> copy = applied(candidate.actions, whyNot);
+  if (!copy) {
+    note("[" + toText(candidate.actions) + "] does not apply: " + whyNot);
+    return false;
+  }
+  PipelineOptions pipeline;
+  pipeline.cpu = options.cpu;
+  pipeline.threadTasks = options.threadTasks;
+  PassManager pm(kernel.getContext(), ModuleOp::getOperationName());
+  for (const Stage &stage : getStages())
+    if (stage.name == "expand" || stage.name == "linearize")
+      stage.addPasses(pm, pipeline);
+  candidate.dir = joinPath(options.workDir, "c" + Twine(nextId++));
+  bool built = succeeded(pm.run(*copy)) &&
+               !sys::fs::create_directories(candidate.dir);
+  if (built) {
+    PackageOptions package;
+    package.name = kName.str();
+    package.weightsInFile = true;
+    package.cpu = options.cpu;
+    built = succeeded(writePackage(*copy, package, candidate.dir));
+  }
+  SmallVector<int64_t> inputBytes, outputBytes;
+  SmallVector<FillKind> fills;
+  if (built) {
+    auto main = cast<func::FuncOp>(copy->lookupSymbol("main"));
+    auto bytesOf = [](Type type) {
+      auto tensor = cast<RankedTensorType>(type);
+      Type element = tensor.getElementType();
+      int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth()
+                                            : 64;
+      return tensor.getNumElements() * std::max<int64_t>(1, bits / 8);
+    };
+    for (Type type : main.getFunctionType().getInputs()) {
+      inputBytes.push_back(bytesOf(type));
+      Type element = cast<RankedTensorType>(type).getElementType();
+      fills.push_back(element.isF32()   ? FillKind::Float32
+                      : element.isF64() ? FillKind::Float64
+                                        : FillKind::Zero);
+    }
+    for (Type type : main.getFunctionType().getResults())
+      outputBytes.push_back(bytesOf(type));
+  }
+  release(*copy);
+  if (!built) {
+    note("[" + toText(candidate.actions) + "] cannot be built: " + firstError);
+    return false;
+  }
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> source =
+      MemoryBuffer::getFile(joinPath(candidate.dir, kName + ".c"));
+  if (!source)
+    return false;
+  std::array<uint8_t, 32> digest =
+      SHA256::hash(arrayRefFromStringRef((*source)->getBuffer()));
+  candidate.sourceHash = toHex(digest);
+  if (!seenSources.insert(candidate.sourceHash).second && !again) {
+    sys::fs::remove_directories(candidate.dir);
+    return false;
+  }
+  std::error_code ec;
+  raw_fd_ostream harness(joinPath(candidate.dir, "harness.c"), ec);
+  if (ec)
+    return false;
+  harness << generateTuneHarness(inputBytes, fills, outputBytes, kName);
+  harness.close();
+  candidate.executable = joinPath(candidate.dir, "run");
+  return !harness.has_error();
+}
+
+void Search::compileShared(const Candidate &first) {
+  triedShared = true;
+  ErrorOr<std::string> program = sys::findProgramByName(options.compiler[0]);
+  if (!program)
+    return;
+  SmallVector<std::string> objects;
+  for (StringRef file : {"harness", "tgc_pool"}) {
+    std::vector<std::string> args = options.compiler;
+    std::string object = joinPath(options.workDir, file + Twine(".o"));
+    args.insert(args.end(),
+                {"-std=c99", "-I" + first.dir, "-c",
+                 joinPath(first.dir, file + Twine(".c")), "-o", object});
+    SmallVector<StringRef> refs(args.begin(), args.end());
+    if (sys::ExecuteAndWait(*program, refs) != 0)
+      return; // each candidate compiles them itself then
+    objects.push_back(object);
+  }
+  sharedObjects = std::move(objects);
+}
+
+void Search::compileAll(MutableArrayRef<Candidate> candidates) {
+  if (!triedShared && !candidates.empty())
+    compileShared(candidates.front());
+  struct Running {
+    sys::ProcessInfo process;
+    Candidate *candidate;
+  };
+  SmallVector<Running> running;
+  ErrorOr<std::string> program = sys::findProgramByName(options.compiler[0]);
+  if (!program)
+    return;
+  auto finish = [&](Running &job, int status) {
+    job.candidate->compiled = status == 0;
+    if (status != 0)
+      note("[" + toText(job.candidate->actions) +
+           "] does not compile (see " + job.candidate->dir + "/cc.log)");
+  };
+  for (Candidate &candidate : candidates) {
+    while (running.size() >= std::max(1u, options.jobs)) {
+      bool any = false;
+      for (size_t i = 0; i < running.size();) {
+        sys::ProcessInfo done = sys::Wait(running[i].process, 0, nullptr,
+                                          nullptr, /*Polling=*/true);
+        if (done.Pid == 0) {
+          ++i;
+          continue;
+        }
+        finish(running[i], done.ReturnCode);
+        running.erase(running.begin() + i);
+        any = true;
+      }
+      if (!any)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::vector<std::string> args = options.compiler;
+    args.push_back("-std=c99");
+    args.push_back("-I" + candidate.dir);
+    args.push_back(joinPath(candidate.dir, "k.c"));
+    if (sharedObjects.empty()) {
+      args.push_back(joinPath(candidate.dir, "harness.c"));
+      args.push_back(joinPath(candidate.dir, "tgc_pool.c"));
+    }
+    args.insert(args.end(), sharedObjects.begin(), sharedObjects.end());
+    args.insert(args.end(),
+                {"-o", candidate.executable, "-lm", "-pthread"});
+    SmallVector<StringRef> refs(args.begin(), args.end());
+    std::string log = joinPath(candidate.dir, "cc.log");
+    std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                            StringRef(log)};
+    std::string error;
+    sys::ProcessInfo process =
+        sys::ExecuteNoWait(*program, refs, std::nullopt, redirects, 0, &error);
+    if (process.Pid == sys::ProcessInfo::InvalidPid) {
+      note("cannot run the C compiler: " + error);
+      continue;
+    }
+    running.push_back({process, &candidate});
+  }
+  for (Running &job : running) {
+    sys::ProcessInfo done = sys::Wait(job.process, std::nullopt);
+    finish(job, done.ReturnCode);
+  }
+}
+
+void Search::time(Candidate &candidate, double cutoffMs, bool keep) {
+  if (!candidate.compiled)
+    return;
+  std::string times = joinPath(candidate.dir, "times.txt");
+  std::string log = joinPath(candidate.dir, "run.log");
+  std::vector<std::string> args = {
+      candidate.executable, joinPath(candidate.dir, kName + ".safetensors"),
+      std::to_string(options.threads), std::to_string(kMaxSamples),
+      std::to_string(options.timeoutMs), std::to_string(cutoffMs)};
+  SmallVector<StringRef> refs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(times),
+                                          StringRef(log)};
+  // The harness stops itself after its budget; this only catches a run
+  // that never ends.
+  unsigned seconds = options.timeoutMs / 1000 + 2;
+  std::string error;
+  int status = sys::ExecuteAndWait(candidate.executable, refs, std::nullopt,
+                                   redirects, seconds, 0, &error);
+  ++timed;
+  SmallVector<double> samples;
+  if (status == 0)
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> text =
+            MemoryBuffer::getFile(times)) {
+      SmallVector<StringRef> lines;
+      (*text)->getBuffer().split(lines, '\n', -1, false);
+      for (StringRef line : lines) {
+        double ms;
+        if (!line.trim().getAsDouble(ms))
+          samples.push_back(ms);
+      }
+    }
+  if (samples.empty())
+    note("[" + toText(candidate.actions) + "] failed or timed out" +
+         (error.empty() ? "" : ": " + error));
+  else
+    candidate.ms = median(samples);
+  // Only the time is kept: a big kernel's weights are megabytes.
+  if (!keep)
+    sys::fs::remove_directories(candidate.dir);
+  progress(timed, bestMs, heuristicMs);
+}
+
+void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
+                       double &heuristicMs, double &bestMs) {
+  std::vector<Candidate> pair(2);
+  pair[0].actions.assign(heuristic.begin(), heuristic.end());
+  pair[1].actions.assign(best.begin(), best.end());
+  for (Candidate &c : pair)
+    if (!prepare(c, /*again=*/true))
+      return;
+  compileAll(pair);
+  SmallVector<double> times[2];
+  for (unsigned round = 0; round < kRemeasureRounds; ++round)
+    for (unsigned i = 0; i < 2; ++i) {
+      pair[i].ms.reset();
+      time(pair[i], 0, /*keep=*/round + 1 < kRemeasureRounds);
+      if (pair[i].ms)
+        times[i].push_back(*pair[i].ms);
+    }
+  if (times[0].empty() || times[1].empty())
+    return;
+  heuristicMs = median(times[0]);
+  bestMs = median(times[1]);
+}
+
+SmallVector<OptAction> Search::heuristicActions() {
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>((*standalone)->clone());
+  KernelOp k = theKernel(*copy);
+  HeuristicOptions heuristic;
+  heuristic.target = options.target;
+  heuristic.threadTasks = options.threadTasks;
+  applyHeuristic(k, heuristic);
+  SmallVector<OptAction> actions = getAppliedActions(k);
+  release(*copy);
+  return actions;
+}
+
+SmallVector<OptAction> Search::withThreads(ArrayRef<OptAction> actions,
+                                           ArrayRef<OptAction> heuristic) {
+  SmallVector<OptAction> result(actions.begin(), actions.end());
+  auto isThread = [](const OptAction &a) { return a.kind == OptKind::Thread; };
+  const OptAction *split = llvm::find_if(heuristic, isThread);
+  if (any_of(actions, isThread) || split == heuristic.end())
+    return result;
+  std::string whyNot;
+  OwningOpRef<ModuleOp> copy = applied(actions, whyNot);
+  if (!copy)
+    return result;
+  KernelOp k = theKernel(*copy);
+  // The heuristic's axis first, then the others; the most tasks that fit.
+  SmallVector<int64_t> axes = {split->axis};
+  for (Operation &op : k.getBlock())
+    if (auto range = dyn_cast<RangeOp>(op); range && (int64_t)range.getId() != split->axis)
+      axes.push_back(range.getId());
+  for (int64_t axis : axes)
+    for (int64_t n = split->amount; n >= 2; --n)
+      if (checkOptAction(k, {OptKind::Thread, axis, n}).empty()) {
+        result.push_back({OptKind::Thread, axis, n});
+        release(*copy);
+        return result;
+      }
+  release(*copy);
+  return result;
+}
+
+FailureOr<BeamResult> Search::run() {
+  BeamResult result;
+  SmallVector<OptAction> heuristic = heuristicActions();
+  result.heuristic = heuristic;
+  // On one thread a THREAD split only costs: time the heuristic without it.
+  SmallVector<OptAction> heuristicStart;
+  for (const OptAction &action : heuristic)
+    if (options.threads > 1 || action.kind != OptKind::Thread)
+      heuristicStart.push_back(action);
+
+  std::vector<Candidate> starts(2);
+  starts[0].actions = heuristicStart;
+  // The unoptimized kernel (only different when the heuristic did act).
+  bool twoStarts = !heuristicStart.empty();
+  for (Candidate &c : starts)
+    if (&c == &starts[0] || twoStarts)
+      if (!prepare(c))
+        c.dir.clear();
+  starts.erase(std::remove_if(starts.begin(), starts.end(),
+                              [](const Candidate &c) {
+                                return c.executable.empty();
+                              }),
+               starts.end());
+  compileAll(starts);
+  for (Candidate &c : starts)
+    time(c, 0);
+  std::vector<Candidate> beam;
+  for (Candidate &c : starts)
+    if (c.ms)
+      beam.push_back(c);
+  auto heuristicTimed = llvm::find_if(beam, [&](const Candidate &c) {
+    return c.actions == heuristicStart;
+  });
+  if (beam.empty() || heuristicTimed == beam.end())
+    return kernel.emitError("tgc tune: the kernel's heuristic candidate "
+                            "could not be built or timed (run with -v for "
+                            "the reason)");
+  heuristicMs = *heuristicTimed->ms;
+  auto byTime = [](const Candidate &a, const Candidate &b) {
+    return *a.ms < *b.ms;
+  };
+  llvm::sort(beam, byTime);
+  bestMs = *beam.front().ms;
+
+  for (unsigned round = 0; round < options.maxRounds; ++round) {
+    std::vector<Candidate> candidates;
+    for (const Candidate &member : beam)
+      for (const OptAction &action : expansions(member.actions)) {
+        Candidate c;
+        c.actions = member.actions;
+        c.actions.push_back(action);
+        if (prepare(c))
+          candidates.push_back(std::move(c));
+      }
+    if (candidates.empty())
+      break;
+    compileAll(candidates);
+    for (Candidate &c : candidates)
+      time(c, bestMs * kCutoff);
+    double before = bestMs;
+    for (Candidate &c : candidates)
+      if (c.ms)
+        beam.push_back(std::move(c));
+    llvm::sort(beam, byTime);
+    if (beam.size() > options.beam)
+      beam.resize(std::max(1u, options.beam));
+    bestMs = *beam.front().ms;
+    note(formatv("round {0}: best {1:f4} ms [{2}]", round + 1, bestMs,
+                 toText(beam.front().actions)));
+    if (bestMs > before * (1 - kMinGain))
+      break;
+  }
+
+  result.heuristicMs = heuristicMs;
+  result.bestMs = bestMs;
+  result.best = beam.front().actions;
+  if (result.best != heuristicStart)
+    remeasure(heuristicStart, result.best, result.heuristicMs, result.bestMs);
+  result.candidates = timed;
+  // A search must never make a kernel slower than the heuristic does.
+  if (result.bestMs >= result.heuristicMs) {
+    result.best = heuristic;
+    result.bestMs = result.heuristicMs;
+    return result;
+  }
+  if (options.threads <= 1)
+    result.best = withThreads(result.best, heuristic);
+  return result;
+}
+
+} // namespace
+
+FailureOr<BeamResult> searchKernel(KernelOp kernel, const BeamOptions &options,
+                                   const BeamProgress &progress) {
+  Search search(kernel, options, progress);
+  return search.run();
+}
+
+} // namespace mlir::tgc

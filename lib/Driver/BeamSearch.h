@@ -1,0 +1,74 @@
+//===- BeamSearch.h - BEAM search over a kernel's opt actions --*- C++ -*-===//
+//
+// tinygrad's BEAM for the C target: a beam of action lists, each round
+// extended by every action that applies, every candidate built as a
+// one-kernel package with a timing harness, compiled by the system C
+// compiler in parallel and timed one at a time on real-size buffers; the
+// fastest `beam` lists survive, until a round brings no gain.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_DRIVER_BEAMSEARCH_H
+#define TGC_DRIVER_BEAMSEARCH_H
+
+#include "Codegen/OptActions.h"
+#include "Codegen/Target.h"
+#include "llvm/ADT/StringRef.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mlir::tgc {
+
+struct BeamOptions {
+  /// Action lists kept each round.
+  unsigned beam = 2;
+  /// Threads of the pool the candidates run on. With one, THREAD is not
+  /// searched (it cannot pay off) but the heuristic's split is kept at the
+  /// end, so the package still uses every core it is given.
+  unsigned threads = 1;
+  /// Time budget of one candidate's measurement; a candidate whose run
+  /// takes much longer is killed and dropped.
+  unsigned timeoutMs = 1000;
+  /// Compilers run at once.
+  unsigned jobs = 2;
+  /// Rounds at most (each adds one action).
+  unsigned maxRounds = 6;
+  /// The CPU and the thread tasks the pipeline uses (the heuristic's start
+  /// and the expand stage need them).
+  std::string cpu;
+  CpuTarget target;
+  int64_t threadTasks = 8;
+  /// The C compiler and its flags (-O3 -march=...).
+  std::vector<std::string> compiler;
+  /// A folder for the candidates (removed by the caller).
+  std::string workDir;
+  /// Each compiler command and each dropped candidate on stderr.
+  bool verbose = false;
+};
+
+struct BeamResult {
+  /// The fastest actions found (with the heuristic's THREAD added when
+  /// searching on one thread), and what the heuristic chose.
+  SmallVector<OptAction> best, heuristic;
+  /// Median times in milliseconds of the best and of the heuristic's
+  /// choice (both as timed: without THREAD on one thread).
+  double bestMs = 0, heuristicMs = 0;
+  /// Candidates timed.
+  unsigned candidates = 0;
+};
+
+/// Called after every candidate timed, with the count so far.
+using BeamProgress = std::function<void(unsigned timed, double bestMs,
+                                        double heuristicMs)>;
+
+/// Searches actions for `kernel` (lowered, no actions yet; it is left
+/// unchanged). Fails, with an error emitted at the kernel, only when
+/// neither starting point can be built or timed (no C compiler, a kernel
+/// the renderer rejects).
+FailureOr<BeamResult> searchKernel(KernelOp kernel, const BeamOptions &options,
+                                   const BeamProgress &progress);
+
+} // namespace mlir::tgc
+
+#endif // TGC_DRIVER_BEAMSEARCH_H

@@ -1,0 +1,392 @@
+//===- Tune.cpp - tgc tune: BEAM search into a tuning database -*- C++ -*-===//
+//
+// The model is lowered exactly as `tgc compile` lowers it (same stages,
+// same options), so the kernels hashed here are the kernels the optimize
+// stage of a later compile hashes. Kernels that hash alike (the same
+// convolution shape in several places of a network) are searched once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/Tune.h"
+
+#include "Codegen/Pipeline.h"
+#include "Codegen/Target.h"
+#include "Driver/BeamSearch.h"
+#include "Driver/Model.h"
+#include "Driver/StagingDir.h"
+#include "Support/TensorFile.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+using namespace llvm;
+
+namespace mlir::tgc {
+namespace {
+
+/// The thread tasks of the pipeline as tgc compile runs it.
+int64_t pipelineThreadTasks() { return PipelineOptions().threadTasks; }
+
+std::string ccCommand() {
+  const char *cc = std::getenv("CC");
+  return cc && *cc ? std::string(cc) : std::string("cc");
+}
+
+/// The first line `command --version` prints, or "" if it does not run.
+std::string compilerVersion(ArrayRef<std::string> command) {
+  ErrorOr<std::string> program = sys::findProgramByName(command.front());
+  if (!program)
+    return "";
+  SmallString<128> output;
+  if (sys::fs::createTemporaryFile("tgc-cc-version", "txt", output))
+    return "";
+  SmallVector<StringRef> args(command.begin(), command.end());
+  args.push_back("--version");
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(output),
+                                          StringRef(output)};
+  int status = sys::ExecuteAndWait(*program, args, std::nullopt, redirects, 30);
+  std::string line;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> text =
+          MemoryBuffer::getFile(output))
+    line = (*text)->getBuffer().split('\n').first.trim().str();
+  sys::fs::remove(output);
+  return status == 0 ? line : "";
+}
+
+/// The CPU model this machine reports, for the record of where the times
+/// were taken.
+std::string hostCpuModel() {
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> info =
+          MemoryBuffer::getFileAsStream("/proc/cpuinfo")) {
+    SmallVector<StringRef> lines;
+    (*info)->getBuffer().split(lines, '\n');
+    for (StringRef line : lines) {
+      auto [name, value] = line.split(':');
+      name = name.trim();
+      if (name == "model name" || name == "Model" || name == "CPU part")
+        return value.trim().str();
+    }
+  }
+  return sys::getHostCPUName().str();
+}
+
+/// The ISA of code for `cpu`: the host's enabled features, or for a named
+/// CPU the facts the optimizer uses (the compiler derives the rest from
+/// -march, which the context records).
+std::string isaOf(StringRef cpu, const CpuTarget &target) {
+  std::string facts = formatv("vector-bytes={0} vector-registers={1} fma={2}",
+                              target.vectorBytes, target.vectorRegisters,
+                              target.fma ? 1 : 0)
+                          .str();
+  if (!cpu.empty() && cpu != "native")
+    return facts;
+  SmallVector<std::string> enabled;
+  for (const auto &feature : sys::getHostCPUFeatures())
+    if (feature.getValue())
+      enabled.push_back(feature.getKey().str());
+  llvm::sort(enabled);
+  return facts + " " + join(enabled, ",");
+}
+
+/// Prints "tune: [####......] 3/15 kernels, 240 candidates, NAME 1.25x" on
+/// one line of a terminal, or a plain line per finished kernel elsewhere.
+class ProgressBar {
+public:
+  explicit ProgressBar(unsigned kernels)
+      : kernels(kernels), tty(sys::Process::StandardErrIsDisplayed()) {}
+
+  void start(StringRef name) {
+    current = name.str();
+    kernelCandidates = 0;
+    draw(0, 0);
+  }
+  void update(unsigned timed, double bestMs, double heuristicMs) {
+    kernelCandidates = timed;
+    draw(bestMs, heuristicMs);
+  }
+  void finish(double bestMs, double heuristicMs) {
+    ++done;
+    total += kernelCandidates;
+    if (tty) {
+      draw(bestMs, heuristicMs);
+      if (done == kernels)
+        errs() << "\n";
+    } else {
+      errs() << formatv("tgc: tune: kernel {0}/{1} {2}: heuristic {3:f4} ms, "
+                        "best {4:f4} ms ({5:f2}x), {6} candidates\n",
+                        done, kernels, current, heuristicMs, bestMs,
+                        bestMs > 0 ? heuristicMs / bestMs : 0.0,
+                        kernelCandidates);
+    }
+    kernelCandidates = 0;
+  }
+
+private:
+  void draw(double bestMs, double heuristicMs) {
+    if (!tty)
+      return;
+    constexpr unsigned width = 20;
+    unsigned filled = kernels ? done * width / kernels : width;
+    std::string bar(filled, '#');
+    bar.resize(width, '.');
+    std::string gain = bestMs > 0 && heuristicMs > 0
+                           ? formatv(" {0:f2}x", heuristicMs / bestMs).str()
+                           : "";
+    errs() << formatv("\rtgc: tune [{0}] {1}/{2} kernels, {3} candidates, "
+                      "{4}{5}\x1b[K",
+                      bar, done, kernels, total + kernelCandidates, current,
+                      gain);
+    errs().flush();
+  }
+
+  unsigned kernels;
+  bool tty;
+  unsigned done = 0, total = 0, kernelCandidates = 0;
+  std::string current;
+};
+
+/// Kernels by key, in program order: the first kernel of each key and its
+/// hash.
+using KernelsByKey =
+    MapVector<std::string, std::pair<KernelOp, std::string>,
+              std::map<std::string, unsigned>>;
+
+/// The kernels of `module` to tune, one per key, in program order.
+KernelsByKey distinctKernels(ModuleOp module, const TuningContext &context) {
+  KernelsByKey kernels;
+  std::string serialized = context.serialize();
+  module.walk([&](KernelOp kernel) {
+    if (!kernel.isLowered())
+      return;
+    std::string hash = hashKernel(kernel);
+    std::string key = makeTuningKey(hash, serialized);
+    kernels.insert({key, {kernel, hash}});
+  });
+  return kernels;
+}
+
+std::string joinActions(ArrayRef<OptAction> actions) {
+  return join(map_range(actions, [](const OptAction &a) { return toString(a); }),
+              " ");
+}
+
+} // namespace
+
+std::vector<std::string> getTuningCompiler(StringRef cpu) {
+  SmallVector<StringRef> words;
+  std::string cc = ccCommand();
+  StringRef(cc).split(words, ' ', -1, false);
+  std::vector<std::string> command(words.begin(), words.end());
+  command.push_back("-O3");
+  command.push_back("-march=" +
+                    (cpu.empty() ? std::string("native") : cpu.str()));
+  return command;
+}
+
+FailureOr<TuningContext> getTuningContext(Location loc, StringRef cpu,
+                                          int64_t threadTasks) {
+  FailureOr<CpuTarget> target = getCpuTarget(cpu);
+  if (failed(target))
+    return emitError(loc) << "--cpu " << cpu << ": unknown CPU";
+  std::vector<std::string> compiler = getTuningCompiler(cpu);
+  std::vector<std::string> ccWords(compiler.begin(), compiler.end() - 2);
+  std::string version = compilerVersion(ccWords);
+  if (version.empty())
+    return emitError(loc) << "the C compiler ('" << join(ccWords, " ")
+                          << "') does not run; tuning needs it (set CC)";
+  TuningContext context;
+  context.target = "c";
+  context.cpu = target->cpu;
+  context.cpuModel = hostCpuModel();
+  context.isa = isaOf(cpu, *target);
+  context.compiler = join(ccWords, " ") + ": " + version;
+  context.cflags = join(compiler.end() - 2, compiler.end(), " ");
+  context.options = "thread-tasks=" + std::to_string(threadTasks);
+  return context;
+}
+
+std::pair<unsigned, unsigned> countTunedKernels(ModuleOp module,
+                                                const TuningDb &db,
+                                                const TuningContext &context) {
+  auto kernels = distinctKernels(module, context);
+  unsigned found = count_if(kernels, [&](const auto &item) {
+    return db.lookup(item.first) != nullptr;
+  });
+  return {found, (unsigned)kernels.size()};
+}
+
+LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
+                                const TuningContext &context,
+                                const TuneOptions &options) {
+  auto kernels = distinctKernels(module, context);
+  SmallVector<std::pair<std::string, std::pair<KernelOp, std::string>>> todo;
+  for (auto &item : kernels)
+    if (!db.lookup(item.first))
+      todo.push_back(item);
+  errs() << formatv("tgc: tune: {0} distinct kernels, {1} in the tuning "
+                    "database, {2} to search\n",
+                    kernels.size(), kernels.size() - todo.size(), todo.size());
+  if (todo.empty())
+    return success();
+
+  Expected<ScratchDir> scratch = ScratchDir::create("tgc-tune");
+  if (!scratch)
+    return emitError(module.getLoc()) << toString(scratch.takeError());
+  BeamOptions beam;
+  beam.beam = std::max(1u, options.beam);
+  beam.threads = std::max(1u, options.threads);
+  beam.timeoutMs = std::max(1u, options.timeoutMs);
+  beam.jobs = std::max(1u, std::thread::hardware_concurrency());
+  beam.cpu = options.cpu;
+  beam.target = *getCpuTarget(options.cpu); // checked by getTuningContext
+  beam.threadTasks = pipelineThreadTasks();
+  beam.compiler = getTuningCompiler(options.cpu);
+  beam.verbose = options.verbose;
+
+  ProgressBar bar(todo.size());
+  for (auto [index, item] : llvm::enumerate(todo)) {
+    auto &[key, kernelAndHash] = item;
+    auto [kernel, hash] = kernelAndHash;
+    beam.workDir = (scratch->path() + "/k" + Twine(index)).str();
+    bar.start(kernel.getName());
+    FailureOr<BeamResult> result = searchKernel(
+        kernel, beam, [&](unsigned timed, double bestMs, double heuristicMs) {
+          bar.update(timed, bestMs, heuristicMs);
+        });
+    if (failed(result))
+      return failure();
+    bar.finish(result->bestMs, result->heuristicMs);
+    if (options.verbose)
+      errs() << "tgc: tune: " << kernel.getName() << ": ["
+             << joinActions(result->best) << "] (heuristic ["
+             << joinActions(result->heuristic) << "])\n";
+
+    TuningEntry entry;
+    entry.key = key;
+    entry.kernelName = kernel.getName().str();
+    entry.kernelHash = hash;
+    entry.context = context;
+    for (const OptAction &action : result->best)
+      entry.actions.push_back(toString(action));
+    for (const OptAction &action : result->heuristic)
+      entry.heuristicActions.push_back(toString(action));
+    // Rounded so that a database reads the same after a round trip.
+    auto round = [](double ms) { return std::round(ms * 1e6) / 1e6; };
+    entry.heuristicMs = round(result->heuristicMs);
+    entry.bestMs = round(result->bestMs);
+    entry.threads = beam.threads;
+    entry.beam = beam.beam;
+    entry.candidates = result->candidates;
+    db.insert(std::move(entry));
+    // Saved kernel by kernel: an interrupted search keeps what it found.
+    std::string error;
+    if (!options.dbPath.empty() && !db.save(options.dbPath, error))
+      return emitError(module.getLoc()) << error;
+  }
+  return success();
+}
+
+LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
+                        const TuneOptions &options,
+                        DiagnosticPrinter *printer) {
+  std::string model = modelPath.str();
+  if (sys::fs::is_directory(modelPath))
+    model = (modelPath + "/model.onnx").str();
+  Location loc = fileLoc(context, model);
+  if (options.dbPath.empty())
+    return emitError(loc) << "tgc tune needs -o DB.json";
+  TuningDb db;
+  std::string error;
+  if (!db.load(options.dbPath, error, /*missingIsEmpty=*/true))
+    return emitError(fileLoc(context, options.dbPath)) << error;
+
+  int64_t threadTasks = pipelineThreadTasks();
+  FailureOr<TuningContext> tuning =
+      getTuningContext(loc, options.cpu, threadTasks);
+  if (failed(tuning))
+    return failure();
+
+  ImportOptions import;
+  import.inputShapes = options.inputShapes;
+  for (const auto &[name, file] : options.inputs) {
+    ::tgc::Result<::tgc::HostTensor> tensor = ::tgc::readTensorFile(file);
+    if (!tensor)
+      return emitError(fileLoc(context, file))
+             << "--input " << name << "=" << file << ": " << tensor.error();
+    import.inputShapes[name] = tensor->shape;
+  }
+  OwningOpRef<ModuleOp> module = openModel(context, model, import);
+  if (!module)
+    return failure();
+  StringRef reached = getModuleStage(*module);
+  ArrayRef<StringRef> names = getStageNames();
+  auto position = [&](StringRef stage) {
+    return std::distance(names.begin(), llvm::find(names, stage));
+  };
+  if (position(reached) > position("lower"))
+    return emitError(loc) << "the model is at stage '" << reached
+                          << "'; tuning needs it at 'lower' or before";
+  (*module)->removeAttr("tgc.stage");
+  PipelineOptions pipeline;
+  pipeline.cpu = options.cpu;
+  pipeline.threadTasks = threadTasks;
+  PassManager pm(&context, ModuleOp::getOperationName());
+  for (const Stage &stage : getStages())
+    if (position(stage.name) > position(reached) &&
+        position(stage.name) <= position("lower"))
+      stage.addPasses(pm, pipeline);
+  if (failed(pm.run(*module)))
+    return failure();
+
+  auto started = std::chrono::steady_clock::now();
+  LogicalResult tuned = tuneLoweredModule(*module, db, *tuning, options);
+  // What was found is kept even if a later kernel failed.
+  if (!db.save(options.dbPath, error))
+    return emitError(fileLoc(context, options.dbPath)) << error;
+  std::chrono::duration<double> elapsed =
+      std::chrono::steady_clock::now() - started;
+  errs() << formatv("tgc: tune: {0} entries in {1} ({2:f1} s)\n",
+                    db.getEntries().size(), options.dbPath, elapsed.count());
+  return tuned;
+}
+
+LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
+                             raw_ostream &out) {
+  TuningDb db;
+  std::string error;
+  if (!db.load(dbPath, error))
+    return emitError(fileLoc(context, dbPath)) << error;
+  out << formatv("{0,-28} {1,12} {2,12} {3,8}  {4}\n", "kernel",
+                 "heuristic ms", "tuned ms", "speedup", "actions");
+  double logSum = 0;
+  unsigned count = 0;
+  for (const auto &[key, entry] : db.getEntries()) {
+    double speedup = entry.bestMs > 0 ? entry.heuristicMs / entry.bestMs : 0;
+    out << formatv("{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n",
+                   entry.kernelName, entry.heuristicMs, entry.bestMs, speedup,
+                   join(entry.actions, " "));
+    if (speedup > 0) {
+      logSum += std::log(speedup);
+      ++count;
+    }
+  }
+  if (count)
+    out << formatv("geometric mean speedup over the heuristic: {0:f3}x "
+                   "({1} kernels)\n",
+                   std::exp(logSum / count), count);
+  return success();
+}
+
+} // namespace mlir::tgc

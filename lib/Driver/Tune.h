@@ -1,0 +1,85 @@
+//===- Tune.h - tgc tune: BEAM search into a tuning database ---*- C++ -*-===//
+//
+// `tgc tune MODEL -o DB.json` lowers the model, searches each distinct
+// kernel that the database has no entry for (BeamSearch.h), and writes
+// what it found; `tgc compile --tuning-db DB.json` then applies it without
+// searching, and `tgc compile --beam N` does both in one go.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_DRIVER_TUNE_H
+#define TGC_DRIVER_TUNE_H
+
+#include "Codegen/TuningDb.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::tgc {
+
+class DiagnosticPrinter;
+
+struct TuneOptions {
+  /// The database to extend (-o); it need not exist yet.
+  std::string dbPath;
+  /// Action lists kept each round (--beam).
+  unsigned beam = 2;
+  /// Threads the candidates run on (--threads).
+  unsigned threads = 1;
+  /// Time budget of one candidate (--timeout-ms).
+  unsigned timeoutMs = 1000;
+  /// The CPU to tune for (--cpu); empty for the host.
+  std::string cpu;
+  /// --input NAME=FILE: the shapes of dynamic inputs come from the files.
+  std::vector<std::pair<std::string, std::string>> inputs;
+  /// --input-shape bindings (from tgc compile --beam).
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// -v: stage timings, compiler commands, dropped candidates.
+  bool verbose = false;
+};
+
+/// The tuning context of this machine for code for `cpu` (empty: the
+/// host) with the pipeline's `threadTasks`: the host's CPU model, the ISA,
+/// the C compiler ($CC, else cc) and its version. Emits an error at `loc`
+/// if `cpu` is unknown or the C compiler does not run.
+FailureOr<TuningContext> getTuningContext(Location loc, llvm::StringRef cpu,
+                                          int64_t threadTasks);
+
+/// The C compiler's command line for candidates: $CC (or cc), -O3 and
+/// -march=`cpu` (native when empty).
+std::vector<std::string> getTuningCompiler(llvm::StringRef cpu);
+
+/// Searches every kernel of `module` (at the lower stage) whose key is not
+/// in `db` yet, once per distinct kernel, and adds the results (saving
+/// `db` to `options.dbPath`, if set, after each). A progress bar on stderr
+/// counts kernels and candidates.
+LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
+                                const TuningContext &context,
+                                const TuneOptions &options);
+
+/// How many kernels of `module` (at the lower stage) `db` has entries for,
+/// and how many distinct kernels it has.
+std::pair<unsigned, unsigned> countTunedKernels(ModuleOp module,
+                                                const TuningDb &db,
+                                                const TuningContext &context);
+
+/// `tgc tune MODEL -o DB`: loads the database (if it exists), tunes the
+/// model's kernels it lacks and writes it back.
+LogicalResult tuneModel(MLIRContext &context, llvm::StringRef modelPath,
+                        const TuneOptions &options,
+                        DiagnosticPrinter *printer);
+
+/// `tgc tune --report DB`: one line per entry with the heuristic's time,
+/// the best time, the speedup and the actions, then the geometric mean.
+LogicalResult reportTuningDb(MLIRContext &context, llvm::StringRef dbPath,
+                             llvm::raw_ostream &out);
+
+} // namespace mlir::tgc
+
+#endif // TGC_DRIVER_TUNE_H

@@ -1,0 +1,143 @@
+"""e2e.tune_*: `tgc tune`, `tgc compile --tuning-db` and `--beam`.
+
+A tiny search (beam 1, short timeouts) on the MLP writes a database with
+one entry per kernel; compiling with it twice gives byte-identical
+packages without searching, the tuned kernels carry the entry's actions
+and still compute the reference outputs; a database that is not one, or
+whose entry was edited, is refused by name. Nothing here asserts a time.
+"""
+
+import filecmp
+import json
+import os
+import re
+
+from common import check, main
+
+TINY = ["--beam", "1", "--timeout-ms", "50"]
+
+
+def tune_mlp(env):
+    db = env.path("mlp.json")
+    _, _, stderr = env.tgc_cmd("tune", env.model("mlp"), "-o", db, *TINY)
+    check("3 distinct kernels, 0 in the tuning database, 3 to search" in
+          stderr, "unexpected progress output:\n" + stderr)
+    with open(db) as f:
+        data = json.load(f)
+    check(data["format"] == "tgc-tuning-db", "format: %s" % data.get("format"))
+    entries = data["entries"]
+    check(len(entries) == 3, "expected 3 entries, got %d" % len(entries))
+    for entry in entries:
+        for key in ("key", "kernel", "kernel_hash", "context", "actions",
+                    "heuristic_actions", "heuristic_ms", "best_ms"):
+            check(key in entry, "entry without %s: %s" % (key, entry))
+        check(entry["best_ms"] > 0 and entry["heuristic_ms"] > 0,
+              "times not measured: %s" % entry)
+        check(entry["best_ms"] <= entry["heuristic_ms"],
+              "tuned slower than the heuristic: %s" % entry)
+        for field in ("cpu", "cpu_model", "isa", "compiler", "cflags",
+                      "options"):
+            check(entry["context"].get(field), "empty context field %s: %s"
+                  % (field, entry["context"]))
+    return db, entries
+
+
+def db_compile(env):
+    """Tune, then compile twice with the database: no search, the same
+    bytes, the entry's actions in the kernels, the reference outputs."""
+    db, entries = tune_mlp(env)
+    before = open(db).read()
+    outputs = []
+    for i in range(2):
+        out = env.path("tuned%d" % i)
+        _, _, stderr = env.tgc_cmd("compile", env.model("mlp"), "-o", out,
+                                   "--tuning-db", db, "--dump-ir", "optimize",
+                                   "-v")
+        check("tuning db: 3 of 3 distinct kernels have entries" in stderr,
+              "the database was not applied:\n" + stderr)
+        check("tune:" not in stderr, "compile searched:\n" + stderr)
+        outputs.append(out)
+    compare = filecmp.dircmp(outputs[0], outputs[1])
+    check(not compare.diff_files and not compare.left_only and
+          not compare.right_only,
+          "two compiles differ: %s %s %s" % (compare.diff_files,
+                                             compare.left_only,
+                                             compare.right_only))
+    for name in ("net.c", "net_weights.c", "net.h"):
+        check(filecmp.cmp(os.path.join(outputs[0], name),
+                          os.path.join(outputs[1], name), shallow=False),
+              "%s differs between the two compiles" % name)
+
+    # Each kernel records exactly its entry's actions.
+    dump = os.path.join(outputs[0], "ir", "07-optimize.mlir")
+    with open(dump) as f:
+        recorded = sorted(re.findall(r'tgc\.kernel "([^"]+)".*?opts = \[([^]]*)\]',
+                                     f.read()))
+    wanted = sorted((e["kernel"], ", ".join('"%s"' % a for a in e["actions"]))
+                    for e in entries)
+    check(recorded == wanted, "kernels record %s, the database says %s" % (
+        recorded, wanted))
+
+    # --beam with a complete database searches nothing and changes nothing.
+    out = env.path("beam")
+    _, _, stderr = env.tgc_cmd("compile", env.model("mlp"), "-o", out,
+                               "--tuning-db", db, "--beam", "1")
+    check("3 in the tuning database, 0 to search" in stderr,
+          "--beam searched again:\n" + stderr)
+    check(filecmp.cmp(os.path.join(out, "net.c"),
+                      os.path.join(outputs[0], "net.c"), shallow=False),
+          "--beam with a complete database changed the code")
+    check(open(db).read() == before, "the database was rewritten")
+
+    # The tuned kernels still compute the model: verify the optimize dump.
+    data = os.path.join(env.source, "models", "mlp", "test_data_set_0")
+    _, stdout, _ = env.tgc_cmd("verify", dump, "--inputs", data,
+                               "--expected", data)
+    check("PASS" in stdout and "FAIL" not in stdout,
+          "verify of the tuned kernels:\n" + stdout)
+
+    _, stdout, _ = env.tgc_cmd("tune", "--report", db)
+    check(all(e["kernel"] in stdout for e in entries) and
+          "geometric mean speedup over the heuristic" in stdout,
+          "report:\n" + stdout)
+    env.check_no_scratch_left()
+
+
+def bad_db(env):
+    """A file that is not a database, and an entry edited by hand."""
+    not_db = env.path("not_db.json")
+    with open(not_db, "w") as f:
+        f.write('{"entries": []}')
+    status, _, stderr = env.tgc_cmd("compile", env.model("mlp"), "-o",
+                                    env.path("out"), "--tuning-db", not_db,
+                                    expect_ok=False)
+    check(status == 1 and "not_db.json" in stderr and
+          "is not a tuning database" in stderr,
+          "status %d:\n%s" % (status, stderr))
+    check(not os.path.exists(env.path("out")), "a package was written")
+
+    status, _, stderr = env.tgc_cmd("tune", "--report", not_db,
+                                    expect_ok=False)
+    check(status == 1 and "is not a tuning database" in stderr, stderr)
+
+    edited = env.path("edited.json")
+    with open(edited, "w") as f:
+        json.dump({"format": "tgc-tuning-db", "version": 1, "entries": [{
+            "key": "0" * 64, "kernel": "r_1_512_784", "kernel_hash": "1" * 64,
+            "context": {"target": "c", "cpu": "x", "cpu_model": "x",
+                        "isa": "x", "compiler": "x", "cflags": "x",
+                        "options": "x"},
+            "actions": ["UPCAST(0,4)"], "heuristic_actions": []}]}, f)
+    status, _, stderr = env.tgc_cmd("compile", env.model("mlp"), "-o",
+                                    env.path("out"), "--tuning-db", edited,
+                                    expect_ok=False)
+    check(status == 1 and "edited.json" in stderr and
+          "the key is not the hash of its kernel_hash and context" in stderr,
+          "status %d:\n%s" % (status, stderr))
+
+    status, _, stderr = env.tgc_cmd("tune", env.model("mlp"), expect_ok=False)
+    check(status == 1 and "-o DB.json" in stderr, stderr)
+
+
+if __name__ == "__main__":
+    main({"db_compile": db_compile, "bad_db": bad_db})
