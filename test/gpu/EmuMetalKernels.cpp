@@ -3,3 +3,4 @@
 #include "tgc_metal_kernels.h"
 #include "EmuKernels.metal"
 TGC_METAL_KERNEL(reverse_slices)
+TGC_METAL_KERNEL(simdgroup_matmul)

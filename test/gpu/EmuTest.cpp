@@ -1,10 +1,13 @@
 // Tests of the GPU emulation (lib/Runtime/gpu_emu) itself: that blocks run
 // with their real sizes, that barriers hold every thread of a block, and
-// that what a GPU would reject is an error here too. The kernels are
-// written by hand in CUDA C++ and Metal (EmuKernels.metal), compiled
-// against the emulation as tgc's packages are.
+// that what a GPU would reject is an error here too, and that tensor-core
+// tiles (CUDA's wmma, Metal's simdgroup matrices) compute matrix products.
+// The kernels are written by hand in CUDA C++ (here and in
+// EmuTensorCores.cuh) and Metal (EmuKernels.metal), compiled against the
+// emulation as tgc's packages are.
 #include <cuda_runtime.h>
 
+#include "EmuTensorCores.cuh"
 #include "Metal/Metal.hpp"
 
 #include <cstdio>
@@ -219,12 +222,125 @@ static void testMetal() {
   device->release();
 }
 
+template <typename T> static T *deviceArray(const std::vector<T> &host) {
+  T *device = nullptr;
+  EXPECT(cudaMalloc((void **)&device, host.size() * sizeof(T)) == cudaSuccess);
+  EXPECT(cudaMemcpy(device, host.data(), host.size() * sizeof(T),
+                    cudaMemcpyHostToDevice) == cudaSuccess);
+  return device;
+}
+
+// One warp of 32 threads multiplies through the emulated tensor cores.
+static void testWmma() {
+  const int k = 32;
+  std::vector<__half> a(16 * k), b(k * 16); // b column-major
+  std::vector<float> c(16 * 16), want(16 * 16);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      c[i * 16 + j] = float(i - j);
+      want[i * 16 + j] = c[i * 16 + j];
+      for (int kk = 0; kk < k; ++kk) {
+        // Eighths, exact in half and in their float products and sums.
+        float x = float((i * 3 + kk) % 7 - 3) / 8, y = float((kk + 2 * j) % 5 - 2) / 8;
+        a[i * k + kk] = __float2half(x);
+        b[j * k + kk] = __float2half(y);
+        want[i * 16 + j] += x * y;
+      }
+    }
+  __half *da = deviceArray(a), *db = deviceArray(b);
+  float *dc = deviceArray(c);
+  int kArg = k;
+  void *args[] = {&da, &db, &dc, &kArg};
+  EXPECT(cudaLaunchKernel(wmma_f16, dim3(1), dim3(32), args) == cudaSuccess);
+  std::vector<float> got(16 * 16);
+  EXPECT(cudaMemcpy(got.data(), dc, sizeof(float) * got.size(),
+                    cudaMemcpyDeviceToHost) == cudaSuccess);
+  EXPECT(got == want);
+
+  // tf32: 1 + 3 * 2^-12 rounds to 1 + 2^-10 (10 mantissa bits); times
+  // 1 + 2^-11 (rounds to 1 + 2^-10, ties away from zero) summed over k = 8.
+  std::vector<float> fa(16 * 8, 1.0f + 3.0f / 4096), fb(8 * 16, 1.0f + 1.0f / 2048);
+  float *dfa = deviceArray(fa), *dfb = deviceArray(fb);
+  int k8 = 8;
+  void *tfArgs[] = {&dfa, &dfb, &dc, &k8};
+  EXPECT(cudaLaunchKernel(wmma_tf32, dim3(1), dim3(32), tfArgs) == cudaSuccess);
+  EXPECT(cudaMemcpy(got.data(), dc, sizeof(float) * got.size(),
+                    cudaMemcpyDeviceToHost) == cudaSuccess);
+  float rounded = 1.0f + 1.0f / 1024;
+  for (float value : got)
+    EXPECT(value == 8 * rounded * rounded);
+  EXPECT(__half2float(__float2half(0.1f)) == 0.0999755859375f);
+  EXPECT(__half2float(__float2half(-65504.0f)) == -65504.0f);
+  EXPECT(__half2float(__float2half(1e-7f)) == 1.1920928955078125e-07f);
+  for (void *p : {(void *)da, (void *)db, (void *)dc, (void *)dfa, (void *)dfb})
+    cudaFree(p);
+}
+
+// One simdgroup multiplies through simdgroup matrices.
+static void testSimdgroupMatrices() {
+  static const char source[] = "kernel void simdgroup_matmul(...) {}";
+  MTL::Device *device = MTL::CreateSystemDefaultDevice();
+  MTL::CompileOptions *options = MTL::CompileOptions::alloc()->init();
+  options->setFastMathEnabled(false);
+  NS::Error *error = nullptr;
+  MTL::Library *library = device->newLibrary(
+      NS::String::string(source, NS::UTF8StringEncoding), options, &error);
+  MTL::Function *function = library->newFunction(
+      NS::String::string("simdgroup_matmul", NS::UTF8StringEncoding));
+  MTL::ComputePipelineState *pipeline =
+      device->newComputePipelineState(function, &error);
+  EXPECT(pipeline);
+  MTL::Buffer *a = device->newBuffer(8 * 16 * sizeof(float),
+                                     MTL::ResourceStorageModeShared);
+  MTL::Buffer *bt = device->newBuffer(8 * 16 * sizeof(float),
+                                      MTL::ResourceStorageModeShared);
+  MTL::Buffer *c = device->newBuffer(8 * 8 * sizeof(float),
+                                     MTL::ResourceStorageModeShared);
+  float *pa = static_cast<float *>(a->contents());
+  float *pbt = static_cast<float *>(bt->contents());
+  for (int i = 0; i < 8 * 16; ++i) {
+    pa[i] = float(i % 9) - 4;
+    pbt[i] = float(i % 5) / 4;
+  }
+  MTL::CommandQueue *queue = device->newCommandQueue();
+  MTL::CommandBuffer *commands = queue->commandBuffer();
+  MTL::ComputeCommandEncoder *encoder = commands->computeCommandEncoder();
+  encoder->setComputePipelineState(pipeline);
+  encoder->setBuffer(a, 0, 0);
+  encoder->setBuffer(bt, 0, 1);
+  encoder->setBuffer(c, 0, 2);
+  encoder->dispatchThreadgroups(MTL::Size(1, 1, 1), MTL::Size(32, 1, 1));
+  encoder->endEncoding();
+  commands->commit();
+  commands->waitUntilCompleted();
+  EXPECT(commands->status() == MTL::CommandBufferStatusCompleted);
+  const float *pc = static_cast<const float *>(c->contents());
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      float want = 0;
+      for (int k = 0; k < 16; ++k)
+        want += pa[i * 16 + k] * pbt[j * 16 + k];
+      EXPECT(pc[i * 8 + j] == want);
+    }
+  a->release();
+  bt->release();
+  c->release();
+  queue->release();
+  pipeline->release();
+  function->release();
+  library->release();
+  options->release();
+  device->release();
+}
+
 int main() {
   testBarriers(1);
   testBarriers(4);
   testPositions();
   testErrors();
   testMetal();
+  testWmma();
+  testSimdgroupMatrices();
   if (failures)
     std::fprintf(stderr, "%d expectations failed\n", failures);
   else

@@ -7,6 +7,11 @@
       sm_80 and sm_90 with every warning an error; skipped (exit 77) where
       nvcc is not installed.
 
+  gpu_tests.py nvcc-source --arch A... --work DIR FILE...
+      compiles hand-written CUDA sources (the tensor-core kernels that the
+      emulation is tested with) with nvcc for each sm_A, every warning an
+      error; skipped (exit 77) where nvcc is not installed.
+
   gpu_tests.py bench --tgc TGC MODEL
       `tgc bench MODEL --target cuda` (the GPU where there is one, else the
       CPU emulation): the report has a latency and, for every kernel of the
@@ -80,6 +85,27 @@ def nvcc_test(args):
         print(f"{'PASS' if ok else 'FAIL'}: {name} (sm_{', sm_'.join(ARCHS)})")
         failures += 0 if ok else 1
     print(f"{len(args.models) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+def nvcc_source_test(args):
+    nvcc = find_nvcc()
+    if not nvcc:
+        print("SKIPPED: nvcc not found (on PATH or in /usr/local/cuda/bin); "
+              "the sources were not built")
+        return SKIP
+    os.makedirs(args.work, exist_ok=True)
+    failures = 0
+    for source in args.sources:
+        for arch in args.arch:
+            obj = os.path.join(args.work, f"{os.path.basename(source)}.sm_{arch}.o")
+            ok = run([nvcc, "-x", "cu", "-c", source, "-o", obj,
+                      "-gencode", f"arch=compute_{arch},code=sm_{arch}",
+                      "-Werror", "all-warnings", "-Xcompiler",
+                      "-Wall,-Wextra,-Werror"], f"nvcc on {source} for sm_{arch}")
+            print(f"{'PASS' if ok else 'FAIL'}: {os.path.basename(source)} (sm_{arch})")
+            failures += 0 if ok else 1
+    print(f"{len(args.sources) * len(args.arch) - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
@@ -188,7 +214,13 @@ def main():
     bench.add_argument("--tgc", required=True)
     bench.add_argument("--work", required=True)
     bench.add_argument("model")
+    source = sub.add_parser("nvcc-source")
+    source.add_argument("--arch", nargs="+", required=True)
+    source.add_argument("--work", required=True)
+    source.add_argument("sources", nargs="+")
     args = parser.parse_args()
+    if args.test == "nvcc-source":
+        return nvcc_source_test(args)
     if args.test == "bench":
         os.makedirs(args.work, exist_ok=True)
         return bench_test(args)
