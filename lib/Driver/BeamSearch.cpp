@@ -7,6 +7,11 @@
 // model, so the code timed is the code a tuned compile emits. Candidates
 // that render to the same C are timed once.
 //
+// Every candidate computes on the same made-up inputs and the real
+// weights; its outputs must match the heuristic's (to a tolerance that
+// allows a reduction summed in another order), so an action that breaks a
+// kernel can never win by doing less work.
+//
 // Compiling dominates the search, so compilers run `jobs` at a time while
 // the timing runs one after another: two timed kernels on two cores would
 // measure each other.
@@ -37,6 +42,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <thread>
 
@@ -153,6 +159,9 @@ public:
         standalone(buildStandalone(kernel)) {
     theKernel(*standalone)->getParentOfType<func::FuncOp>().walk(
         [&](ConstOp constant) { originalConstants.insert(constant.getValue()); });
+    floatOutputs = llvm::all_of(kernel.getResultTypes(), [](Type type) {
+      return cast<RankedTensorType>(type).getElementType().isF32();
+    });
   }
 
   FailureOr<BeamResult> run();
@@ -194,12 +203,20 @@ private:
       errs() << "tgc: tune: " << text << "\n";
   }
 
+  /// Whether the outputs of the timed candidate match the reference (the
+  /// first candidate timed, the heuristic's choice); sets it if unset.
+  bool matchesReference(StringRef outputsFile);
+
   KernelOp kernel;
   const BeamOptions &options;
   const BeamProgress &progress;
   OwningOpRef<ModuleOp> standalone;
   DenseSet<Attribute> originalConstants;
   StringSet<> seenSources;
+  /// The outputs of the heuristic's choice, and whether they are all f32
+  /// (compared with a tolerance; anything else must match bit for bit).
+  std::optional<std::string> reference;
+  bool floatOutputs = false;
   /// The harness's and the pool's object files, once compiled.
   SmallVector<std::string> sharedObjects;
   bool triedShared = false;
@@ -438,17 +455,18 @@ void Search::time(Candidate &candidate, double cutoffMs, bool keep) {
   if (!candidate.compiled)
     return;
   std::string times = joinPath(candidate.dir, "times.txt");
+  std::string outputs = joinPath(candidate.dir, "outputs.bin");
   std::string log = joinPath(candidate.dir, "run.log");
   std::vector<std::string> args = {
       candidate.executable, joinPath(candidate.dir, kName + ".safetensors"),
       std::to_string(options.threads), std::to_string(kMaxSamples),
-      std::to_string(options.timeoutMs), std::to_string(cutoffMs)};
+      std::to_string(options.timeoutMs), std::to_string(cutoffMs), outputs};
   SmallVector<StringRef> refs(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(times),
                                           StringRef(log)};
   // The harness stops itself after its budget; this only catches a run
   // that never ends.
-  unsigned seconds = options.timeoutMs / 1000 + 2;
+  unsigned seconds = options.timeoutMs * 3 / 1000 + 2;
   std::string error;
   int status = sys::ExecuteAndWait(candidate.executable, refs, std::nullopt,
                                    redirects, seconds, 0, &error);
@@ -468,6 +486,9 @@ void Search::time(Candidate &candidate, double cutoffMs, bool keep) {
   if (samples.empty())
     note("[" + toText(candidate.actions) + "] failed or timed out" +
          (error.empty() ? "" : ": " + error));
+  else if (!matchesReference(outputs))
+    note("[" + toText(candidate.actions) +
+         "] computes other outputs than the heuristic's choice; dropped");
   else
     candidate.ms = median(samples);
   // Only the time is kept: a big kernel's weights are megabytes.
@@ -497,6 +518,37 @@ void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
     return;
   heuristicMs = median(times[0]);
   bestMs = median(times[1]);
+}
+
+bool Search::matchesReference(StringRef outputsFile) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFile(outputsFile);
+  if (!file)
+    return false;
+  StringRef bytes = (*file)->getBuffer();
+  if (!reference) {
+    reference = bytes.str();
+    return true;
+  }
+  if (bytes.size() != reference->size())
+    return false;
+  if (!floatOutputs)
+    return bytes == *reference;
+  size_t count = bytes.size() / sizeof(float);
+  std::vector<float> got(count), want(count);
+  std::memcpy(got.data(), bytes.data(), count * sizeof(float));
+  std::memcpy(want.data(), reference->data(), count * sizeof(float));
+  // Relative to the largest output: sums in another order differ by a few
+  // ulps of the partial sums, which can be much larger than an output.
+  float scale = 1;
+  for (float w : want)
+    scale = std::max(scale, std::fabs(w));
+  for (size_t i = 0; i < count; ++i) {
+    bool bothNan = std::isnan(got[i]) && std::isnan(want[i]);
+    if (!bothNan && !(std::fabs(got[i] - want[i]) <= 1e-3f * scale))
+      return false;
+  }
+  return true;
 }
 
 SmallVector<OptAction> Search::heuristicActions() {
@@ -549,14 +601,18 @@ FailureOr<BeamResult> Search::run() {
     if (options.threads > 1 || action.kind != OptKind::Thread)
       heuristicStart.push_back(action);
 
-  std::vector<Candidate> starts(2);
+  // The heuristic's choice (timed first: its outputs are the reference),
+  // the unoptimized kernel, and every prefix of the heuristic's actions in
+  // between: actions only add lanes, so a beam that holds only the full
+  // choice could never try another register tile than the heuristic's.
+  std::vector<Candidate> starts(heuristicStart.size() + 1);
   starts[0].actions = heuristicStart;
-  // The unoptimized kernel (only different when the heuristic did act).
-  bool twoStarts = !heuristicStart.empty();
+  for (size_t n = 0; n < heuristicStart.size(); ++n)
+    starts[n + 1].actions.assign(heuristicStart.begin(),
+                                 heuristicStart.begin() + n);
   for (Candidate &c : starts)
-    if (&c == &starts[0] || twoStarts)
-      if (!prepare(c))
-        c.dir.clear();
+    if (!prepare(c))
+      c.dir.clear();
   starts.erase(std::remove_if(starts.begin(), starts.end(),
                               [](const Candidate &c) {
                                 return c.executable.empty();

@@ -27,10 +27,12 @@ enum class FillKind {
 };
 
 /// The C source of the harness for package `name` (weights in a file).
-/// Its arguments: WEIGHTS_FILE THREADS MAX_RUNS BUDGET_MS CUTOFF_MS. After
+/// Its arguments: WEIGHTS_FILE THREADS MAX_RUNS BUDGET_MS CUTOFF_MS
+/// [OUTPUTS_FILE]. After
 /// a warm-up it times up to MAX_RUNS samples (each the mean of enough runs
 /// to last about 50 us), stops after BUDGET_MS or as soon as the fastest
-/// sample is slower than CUTOFF_MS (0: never), and prints each sample.
+/// sample is slower than CUTOFF_MS (0: never), prints each sample, and
+/// writes the outputs, one after the other, to OUTPUTS_FILE.
 std::string generateTuneHarness(llvm::ArrayRef<int64_t> inputBytes,
                                 llvm::ArrayRef<FillKind> inputFill,
                                 llvm::ArrayRef<int64_t> outputBytes,
