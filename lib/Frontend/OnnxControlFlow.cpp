@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -139,7 +140,12 @@ public:
 private:
   // Building nodes.
   std::string fresh(const std::string &hint) {
-    return hint + "#tgc" + std::to_string(counter++);
+    // Names from earlier rounds of lowering are in the graph already.
+    std::string name;
+    do
+      name = hint + "#tgc" + std::to_string(counter++);
+    while (!taken.insert(name).second);
+    return name;
   }
   NodeProto &emit(const std::string &op, ArrayRef<std::string> inputs,
                   ArrayRef<std::string> outputs) {
@@ -201,6 +207,8 @@ private:
   bool selectDynamicIf;
   std::vector<NodeProto> out;
   int counter = 0;
+  /// Every name the graph defines, so that fresh names are new.
+  llvm::StringSet<> taken;
   llvm::StringMap<SmallVector<int64_t>> shapes;
   /// Sequence values as the values they hold (tensors, or containers
   /// tracked here too).
@@ -879,11 +887,24 @@ int Lowering::run() {
     shapes[init.name()] = SmallVector<int64_t>(init.dims().begin(),
                                                 init.dims().end());
 
-  // Sequences go all together or not at all: a sequence left to a node
-  // that stays would have lost its producer.
+  for (const auto &info : graph.input())
+    taken.insert(info.name());
+  for (const TensorProto &init : graph.initializer())
+    taken.insert(init.name());
+  for (const NodeProto &node : graph.node())
+    for (const std::string &o : node.output())
+      taken.insert(o);
+
+  // Container ops are lowered all together or not at all (one that cannot
+  // be leaves every one in place). A container that a node staying in the
+  // graph still reads (a Loop's carried sequence, a body reading one from
+  // outside) keeps the nodes that produce it, so it keeps its producer,
+  // while the reads that give tensors (SequenceLength, SequenceAt, ...)
+  // are lowered: a Loop's trip count can become a constant that way.
   int rewritten = 0;
   bool sequencesOk = true;
   bool anySequenceOp = false;
+  llvm::StringSet<> needed;
   for (const NodeProto &node : graph.node()) {
     if (isContainerOp(node)) {
       anySequenceOp = true;
@@ -893,15 +914,29 @@ int Lowering::run() {
       }
       continue;
     }
+    auto need = [&](const std::string &name) {
+      if (isContainer(name))
+        needed.insert(name);
+      return false;
+    };
     for (const std::string &in : node.input())
-      if (isContainer(in))
-        sequencesOk = false;
-    // A subgraph reading a container from here would lose its producer.
+      need(in);
     for (const AttributeProto &attr : node.attribute())
-      if (attr.has_g() && readsAnyOf(attr.g(), [&](const std::string &name) {
-            return isContainer(name);
-          }))
-        sequencesOk = false;
+      if (attr.has_g())
+        readsAnyOf(attr.g(), need);
+  }
+  // Producers of what is needed, and of what they read, stay.
+  std::set<const NodeProto *> kept;
+  for (auto it = graph.node().rbegin(); it != graph.node().rend(); ++it) {
+    if (!isContainerOp(*it) ||
+        llvm::none_of(it->output(), [&](const std::string &o) {
+          return needed.contains(o);
+        }))
+      continue;
+    kept.insert(&*it);
+    for (const std::string &in : it->input())
+      if (isContainer(in))
+        needed.insert(in);
   }
   std::vector<NodeProto> lowered;
   if (anySequenceOp && sequencesOk) {
@@ -912,14 +947,18 @@ int Lowering::run() {
     optionals.clear();
     emitting = true;
     for (const NodeProto &node : graph.node()) {
-      if (isContainerOp(node)) {
-        lowerContainerOp(node);
-        ++rewritten;
-      } else {
+      if (!isContainerOp(node)) {
         out.push_back(node);
+        continue;
       }
+      lowerContainerOp(node);
+      if (kept.count(&node))
+        out.push_back(node);
+      else
+        ++rewritten;
     }
-    flattenOutputs();
+    if (rewritten)
+      flattenOutputs();
     lowered = std::move(out);
   } else {
     lowered.assign(graph.node().begin(), graph.node().end());
