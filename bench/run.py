@@ -4,6 +4,7 @@ docs/performance.md.
 
     /usr/bin/python3 bench/run.py [--build build] [--rounds 3] [--threads 1,2]
                                   [--out docs/performance.md] [--quick]
+                                  [--tune]
 
 One command does it all: installs onnxruntime-node (npm, --ignore-scripts)
 into BUILD/bench/ort, exports ResNet-18, MobileNetV2 (torchvision, random
@@ -14,6 +15,11 @@ torch_bench.py, torchvision models only) and OpenBLAS (the matmul),
 alternating the engines within each round. Times on a shared machine move
 by tens of percent; only the ratios within one run are evidence, and the
 table keeps, per engine, the best median over the rounds.
+
+With --tune, each model is first tuned at batch 1 (`tgc tune --beam 2`, on
+one thread, into BUILD/bench/tuning/; a database already there is reused
+and only kernels it lacks are searched) and the tuned package is timed
+next to the heuristic's in every round (column "tgc tuned").
 
 Needs /usr/bin/python3 with numpy, onnx, torch and torchvision (Debian
 python3-*), node and npm, and for PyTorch and the matmul peak OpenBLAS
@@ -145,6 +151,9 @@ def main():
                                                       "performance.md"))
     parser.add_argument("--quick", action="store_true",
                         help="a third of the timed runs (a smoke test)")
+    parser.add_argument("--tune", action="store_true",
+                        help="BEAM-tune every model at batch 1 first and "
+                             "time the tuned packages too")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     tgc = os.path.join(build, "bin", "tgc")
@@ -175,6 +184,23 @@ def main():
                             batch, shape, runs[batch], stem))
     inputs_dir = os.path.join(build, "bench", "inputs")
     os.makedirs(inputs_dir, exist_ok=True)
+    tuning_dir = os.path.join(build, "bench", "tuning")
+    tuning_dbs = {}  # model path -> tuning database (batch 1)
+    tune_seconds = {}
+    if args.tune:
+        os.makedirs(tuning_dir, exist_ok=True)
+        for name, path, batch, shape, _, _ in entries:
+            if batch != 1:
+                continue
+            db = os.path.join(tuning_dir, stem_of(path) + ".json")
+            log("tuning %s (tgc tune --beam 2)" % name)
+            start = time.time()
+            subprocess.run([tgc, "tune", path, "-o", db, "--beam", "2",
+                            "--input", "input=" + input_file(inputs_dir, path,
+                                                             shape)],
+                           check=True)
+            tune_seconds[name] = time.time() - start
+            tuning_dbs[path] = db
 
     # results[(name, batch, threads, engine)] = [median per round]
     results = {}
@@ -184,13 +210,7 @@ def main():
         for name, path, batch, shape, runs, torch_name in entries:
             runs = max(3, runs // scale)
             shape_text = "x".join(map(str, shape))
-            npy = os.path.join(inputs_dir, "%s_%s.npy" % (
-                os.path.basename(os.path.dirname(path)) if
-                path.endswith("model.onnx") else
-                os.path.splitext(os.path.basename(path))[0], shape_text))
-            if not os.path.exists(npy):
-                rng = np.random.default_rng(0)
-                np.save(npy, (rng.random(shape, dtype=np.float32) * 2 - 1))
+            npy = input_file(inputs_dir, path, shape)
             for t in threads:
                 key = (name, batch, t)
                 log("round %d: %s batch %d, %d thread(s)" % (
@@ -203,6 +223,11 @@ def main():
                      shape_text, str(t), str(runs)],
                     env=dict(os.environ, NODE_PATH=node_path))
                 measured = {"tgc": tgc_result, "ort": ort_result}
+                if batch == 1 and path in tuning_dbs:
+                    measured["tuned"] = run_json(
+                        [tgc, "bench", path, "--threads", str(t),
+                         "--iterations", str(runs), "--json", "--input",
+                         "input=" + npy, "--tuning-db", tuning_dbs[path]])
                 if torch_name and openblas:
                     torch_result = run_json(
                         [sys.executable, os.path.join(ROOT, "bench",
@@ -239,11 +264,28 @@ def main():
                     ["ms"])
 
     write_report(args, results, mins, threads, ort_version, openblas,
-                 blas_check)
+                 blas_check, tune_seconds)
+
+
+def stem_of(path):
+    """models/mlp/model.onnx -> mlp; .../resnet18.onnx -> resnet18."""
+    if path.endswith("model.onnx"):
+        return os.path.basename(os.path.dirname(path))
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def input_file(inputs_dir, path, shape):
+    """The model's input for `shape` (uniform in [-1, 1), fixed seed)."""
+    npy = os.path.join(inputs_dir, "%s_%s.npy" % (
+        stem_of(path), "x".join(map(str, shape))))
+    if not os.path.exists(npy):
+        rng = np.random.default_rng(0)
+        np.save(npy, (rng.random(shape, dtype=np.float32) * 2 - 1))
+    return npy
 
 
 def write_report(args, results, mins, threads, ort_version, openblas,
-                 blas_check):
+                 blas_check, tune_seconds):
     best = {key: min(values) for key, values in results.items()}
     lines = []
     add = lines.append
@@ -251,7 +293,8 @@ def write_report(args, results, mins, threads, ort_version, openblas,
     add("")
     add("Generated by `/usr/bin/python3 bench/run.py%s` on %s (%s, %d "
         "CPUs) on %s; rounds: %d. Do not edit by hand: run it again." % (
-            " --quick" if args.quick else "",
+            (" --quick" if args.quick else "") +
+            (" --tune" if args.tune else ""),
             platform.node() or "this machine", cpu_model(), os.cpu_count(),
             datetime.date.today().isoformat(), args.rounds))
     add("")
@@ -268,9 +311,10 @@ def write_report(args, results, mins, threads, ort_version, openblas,
             "OpenBLAS preloaded (torch.mm measured at %.0f GFLOP/s)" %
             blas_check if blas_check else "no OpenBLAS found"))
     add("")
-    add("| model | batch | threads | tgc ms | ONNX Runtime ms | PyTorch ms "
-        "| tgc / ORT |")
-    add("|---|---|---|---|---|---|---|")
+    tuned = args.tune
+    add("| model | batch | threads | tgc ms | %sONNX Runtime ms | PyTorch ms "
+        "| tgc / ORT |" % ("tgc tuned ms | " if tuned else ""))
+    add("|---|---|---|---|---|---|---|" + ("---|" if tuned else ""))
     names = []
     for key in sorted(best, key=lambda k: (ORDER.get(k[0], 99), k[1], k[2])):
         name, batch, t, engine = key
@@ -279,9 +323,11 @@ def write_report(args, results, mins, threads, ort_version, openblas,
         names.append((name, batch, t))
         ort = best.get((name, batch, t, "ort"))
         torch_ms = best.get((name, batch, t, "torch"))
-        add("| %s | %d | %d | %.3f | %.3f | %s | %.2f |" % (
-            name, batch, t, best[key], ort,
-            "%.3f" % torch_ms if torch_ms else "-", best[key] / ort))
+        tuned_ms = best.get((name, batch, t, "tuned"))
+        add("| %s | %d | %d | %.3f | %s%.3f | %s | %.2f |" % (
+            name, batch, t, best[key],
+            ("%.3f | " % tuned_ms if tuned_ms else "- | ") if tuned else "",
+            ort, "%.3f" % torch_ms if torch_ms else "-", best[key] / ort))
     add("")
     add("## Goals")
     add("")
@@ -301,6 +347,19 @@ def write_report(args, results, mins, threads, ort_version, openblas,
                 best[("ResNet-18", 1, 2, "tgc")],
                 best[("ResNet-18", 1, 1, "ort")] /
                 best[("ResNet-18", 1, 2, "ort")]))
+    if tuned:
+        for t in threads:
+            speedups = [best[(n, 1, t, "tgc")] / best[(n, 1, t, "tuned")]
+                        for n in ORDER if (n, 1, t, "tuned") in best]
+            if speedups:
+                add("- BEAM-tuned against the heuristic, %d thread%s, batch 1:"
+                    " geometric mean **%.2fx** faster over %d models (goal >= "
+                    "1.2x)." % (t, "" if t == 1 else "s", geomean(speedups),
+                                len(speedups)))
+        for name, seconds in tune_seconds.items():
+            add("- Tuning %s (tgc tune --beam 2, %d CPUs, shared): %.0f s%s." %
+                (name, os.cpu_count(), seconds,
+                 " (goal <= 600 s)" if name == "ResNet-18" else ""))
     flops = 2 * 1024 ** 3
     for t in threads:
         tgc_ms = best.get(("matmul", 1, t, "tgc"))
@@ -336,6 +395,38 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   accumulators, constant weights are transposed at compile time (PACK) so
   the vector loads them in one piece, big kernels are split into tasks
   (THREAD). Every kernel's choice is in a comment above it (`/* opts: ... */`).
+- Shapes that matter: output dims that every address walks as one merge at
+  lowering (a 56x56 image is one axis of 3136: 1x1 convolutions get
+  16-lane vectors and 2-vector tiles); a convolution of few input channels
+  read with stride 2 vectorizes along its output channels; a 1x1
+  convolution fused into a global pool unrolls its pixels into the tile; a
+  constant Gemm B is packed into panels of the tile's 32 columns (its rows
+  4 KiB apart would share a few cache sets), and THREAD splits the axis
+  that splits the weights, so each core keeps its slice in its L2.
+- BEAM search: `tgc tune MODEL -o DB.json [--beam 2] [--threads 1]
+  [--timeout-ms 1000] [--input NAME=FILE]` searches each distinct kernel
+  (kernels of the same structure once) from the unoptimized kernel, the
+  heuristic's choice and every prefix of it: each round extends every beam
+  member by every action that applies (UPCAST, UNROLL, PADTO, PACK; THREAD
+  when timed on more than one thread, else the heuristic's split is kept),
+  renders each candidate as a one-kernel package with a timing harness
+  (made-up inputs, the real weights), compiles them in parallel with `cc -O3
+  -march=native` (or `--cpu`), times them one at a time (median of up to 9
+  samples, early stop at 1.5x the best, a time budget each), drops any
+  whose outputs differ from the heuristic's, keeps the best N, and stops
+  when a round gains less than 2%. The best and the heuristic's choice are
+  timed again, alternating; the heuristic's is kept unless beaten.
+  `tgc compile --tuning-db DB.json` (or `tgc bench --tuning-db`) applies an
+  entry to a kernel whose key matches: the SHA-256 of the kernel as
+  lowered and of the context (target, CPU and ISA, the C compiler and its
+  version, flags, thread tasks), so an entry never reaches another kernel
+  or machine, and a second compile does no search and writes the same
+  bytes. `tgc compile --beam N --tuning-db DB.json` searches what the
+  database lacks and adds it; `tgc tune --report DB.json` lists each
+  kernel's time with the heuristic's actions and the tuned ones.
+  `bench/run.py --tune` tunes every model first and adds a "tgc tuned"
+  column. Kernels are timed alone, with their weights warm in cache: a
+  gain there can shrink inside the whole model.
 - Vectors are GCC/clang vector extensions behind `tgc_f32x16_*` macros,
   with a portable struct-of-array fallback (`-DTGC_VECTOR_EXTENSIONS=0`,
   used by any other compiler). a*b+c is one fused multiply-add: clang
