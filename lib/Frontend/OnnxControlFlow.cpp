@@ -111,6 +111,22 @@ std::optional<std::string> staticTypeName(const onnx::ValueInfoProto &info,
 bool isSequenceOp(llvm::StringRef op);
 bool isOptionalOp(llvm::StringRef op);
 
+void addIntAttr(NodeProto &node, llvm::StringRef name, int64_t value) {
+  AttributeProto *attr = node.add_attribute();
+  attr->set_name(name.str());
+  attr->set_type(AttributeProto::INT);
+  attr->set_i(value);
+}
+
+void addIntsAttr(NodeProto &node, llvm::StringRef name,
+                 ArrayRef<int64_t> values) {
+  AttributeProto *attr = node.add_attribute();
+  attr->set_name(name.str());
+  attr->set_type(AttributeProto::INTS);
+  for (int64_t v : values)
+    attr->add_ints(v);
+}
+
 /// Whether a node of `graph`, or of a graph nested in it, reads a name for
 /// which `test` holds.
 template <typename Test>
@@ -158,9 +174,17 @@ private:
       node.add_output(o);
     return node;
   }
+  std::string constant(TensorProto value);
   std::string constantInts(ArrayRef<int64_t> values, bool scalar);
-  std::string unsqueeze(const std::string &x, int64_t axis);
-  std::string squeeze(const std::string &x, int64_t axis);
+  std::string unsqueeze(const std::string &x, int64_t axis) {
+    return changeRank("Unsqueeze", x, axis);
+  }
+  std::string squeeze(const std::string &x, int64_t axis) {
+    return changeRank("Squeeze", x, axis);
+  }
+  /// Unsqueeze or Squeeze of one axis, in the form the opset takes.
+  std::string changeRank(llvm::StringRef op, const std::string &x,
+                         int64_t axis);
   std::string gatherAt(const std::string &x, int64_t index, int64_t axis);
   void identity(const std::string &from, const std::string &to) {
     emit("Identity", {from}, {to});
@@ -220,60 +244,41 @@ private:
   bool emitting = false;
 };
 
-std::string Lowering::constantBool(bool value) {
+/// A Constant node holding `value`; returns its output.
+std::string Lowering::constant(TensorProto value) {
   std::string name = fresh("const");
   NodeProto &node = emit("Constant", {}, {name});
   AttributeProto *attr = node.add_attribute();
   attr->set_name("value");
   attr->set_type(AttributeProto::TENSOR);
-  TensorProto *t = attr->mutable_t();
-  t->set_data_type(TensorProto::BOOL);
-  t->add_int32_data(value ? 1 : 0);
+  *attr->mutable_t() = std::move(value);
   return name;
+}
+
+std::string Lowering::constantBool(bool value) {
+  TensorProto t;
+  t.set_data_type(TensorProto::BOOL);
+  t.add_int32_data(value ? 1 : 0);
+  return constant(std::move(t));
 }
 
 std::string Lowering::constantInts(ArrayRef<int64_t> values, bool scalar) {
-  std::string name = fresh("const");
-  NodeProto &node = emit("Constant", {}, {name});
-  AttributeProto *attr = node.add_attribute();
-  attr->set_name("value");
-  attr->set_type(AttributeProto::TENSOR);
-  TensorProto *t = attr->mutable_t();
-  t->set_data_type(TensorProto::INT64);
+  TensorProto t;
+  t.set_data_type(TensorProto::INT64);
   if (!scalar)
-    t->add_dims(values.size());
+    t.add_dims(values.size());
   for (int64_t v : values)
-    t->add_int64_data(v);
-  return name;
+    t.add_int64_data(v);
+  return constant(std::move(t));
 }
 
-std::string Lowering::unsqueeze(const std::string &x, int64_t axis) {
+std::string Lowering::changeRank(llvm::StringRef op, const std::string &x,
+                                 int64_t axis) {
   std::string result = fresh(x);
-  if (opset < 13) {
-    NodeProto &node = emit("Unsqueeze", {x}, {result});
-    AttributeProto *attr = node.add_attribute();
-    attr->set_name("axes");
-    attr->set_type(AttributeProto::INTS);
-    attr->add_ints(axis);
-  } else {
-    std::string axes = constantInts({axis}, false);
-    emit("Unsqueeze", {x, axes}, {result});
-  }
-  return result;
-}
-
-std::string Lowering::squeeze(const std::string &x, int64_t axis) {
-  std::string result = fresh(x);
-  if (opset < 13) {
-    NodeProto &node = emit("Squeeze", {x}, {result});
-    AttributeProto *attr = node.add_attribute();
-    attr->set_name("axes");
-    attr->set_type(AttributeProto::INTS);
-    attr->add_ints(axis);
-  } else {
-    std::string axes = constantInts({axis}, false);
-    emit("Squeeze", {x, axes}, {result});
-  }
+  if (opset < 13)
+    addIntsAttr(emit(op.str(), {x}, {result}), "axes", {axis});
+  else
+    emit(op.str(), {x, constantInts({axis}, false)}, {result});
   return result;
 }
 
@@ -281,11 +286,7 @@ std::string Lowering::gatherAt(const std::string &x, int64_t index,
                                int64_t axis) {
   std::string at = constantInts({index}, /*scalar=*/true);
   std::string result = fresh(x);
-  NodeProto &node = emit("Gather", {x, at}, {result});
-  AttributeProto *attr = node.add_attribute();
-  attr->set_name("axis");
-  attr->set_type(AttributeProto::INT);
-  attr->set_i(axis);
+  addIntAttr(emit("Gather", {x, at}, {result}), "axis", axis);
   return result;
 }
 
@@ -294,11 +295,7 @@ void Lowering::stack(ArrayRef<std::string> parts, int64_t axis,
   std::vector<std::string> grown;
   for (const std::string &p : parts)
     grown.push_back(unsqueeze(p, axis));
-  NodeProto &node = emit("Concat", grown, {result});
-  AttributeProto *attr = node.add_attribute();
-  attr->set_name("axis");
-  attr->set_type(AttributeProto::INT);
-  attr->set_i(axis);
+  addIntAttr(emit("Concat", grown, {result}), "axis", axis);
 }
 
 std::vector<std::string> Lowering::inlineBody(const GraphProto &body,
@@ -649,11 +646,7 @@ bool Lowering::lowerSequenceOp(const NodeProto &node) {
       stack(*seq, axis, node.output(0));
       return true;
     }
-    NodeProto &concat = emit("Concat", *seq, {node.output(0)});
-    AttributeProto *attr = concat.add_attribute();
-    attr->set_name("axis");
-    attr->set_type(AttributeProto::INT);
-    attr->set_i(axis);
+    addIntAttr(emit("Concat", *seq, {node.output(0)}), "axis", axis);
     return true;
   }
   if (op == "SplitToSequence") {
@@ -696,19 +689,12 @@ bool Lowering::lowerSequenceOp(const NodeProto &node) {
     NodeProto *split;
     if (opset < 13) {
       split = &emit("Split", {node.input(0)}, parts);
-      AttributeProto *attr = split->add_attribute();
-      attr->set_name("split");
-      attr->set_type(AttributeProto::INTS);
-      for (int64_t s : sizes)
-        attr->add_ints(s);
+      addIntsAttr(*split, "split", sizes);
     } else {
       std::string sizesName = constantInts(sizes, false);
       split = &emit("Split", {node.input(0), sizesName}, parts);
     }
-    AttributeProto *attr = split->add_attribute();
-    attr->set_name("axis");
-    attr->set_type(AttributeProto::INT);
-    attr->set_i(axis);
+    addIntAttr(*split, "axis", axis);
     if (squeezeParts)
       for (std::string &p : parts)
         p = squeeze(p, axis);
