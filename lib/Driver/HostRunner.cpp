@@ -160,6 +160,9 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
   runner->target = options.target;
   hostOptions.constantInputs = options.constantInputs;
   hostOptions.containerCounts = options.containerCounts;
+  // The tuned actions are part of the package a user ships: a run of it
+  // must apply them too.
+  hostOptions.tuningDb = options.tuningDb;
   if (failed(compileIntoFolder(context, modelPath, packageDir, hostOptions,
                                printer, &runner->signature)))
     return failure();

@@ -21,6 +21,9 @@ struct RunOptions {
   std::string outputDir = ".";
   /// --output-format: "npy" or "pb".
   std::string outputFormat = "npy";
+  /// --tuning-db FILE: the actions `tgc tune` found, for the kernels it has
+  /// entries for (so a tuned package can be run as it ships).
+  std::string tuningDb;
   /// -v: stage timings and the C compiler's command line on stderr.
   bool verbose = false;
 };

@@ -23,6 +23,10 @@ struct VerifyOptions {
   /// --target: "c" (this CPU), "cuda" or "metal" (the GPU where this machine
   /// has one, else the CPU emulation; GpuRunner.h).
   std::string target = "c";
+  /// --tuning-db FILE: the actions `tgc tune` found, for the kernels it has
+  /// entries for, so that a tuned package is checked against the reference
+  /// (C target only; the GPU targets have no tuning yet).
+  std::string tuningDb;
   /// -v: stage timings on stderr.
   bool verbose = false;
 };

@@ -3,7 +3,8 @@
 A tiny search (beam 1, short timeouts) on the MLP writes a database with
 one entry per kernel; compiling with it twice gives byte-identical
 packages without searching, the tuned kernels carry the entry's actions
-and still compute the reference outputs; a database that is not one, or
+and still compute the reference outputs (tgc verify and tgc run take
+--tuning-db too); a database that is not one, or
 whose entry was edited, is refused by name. Nothing here asserts a time.
 """
 
@@ -96,6 +97,24 @@ def db_compile(env):
     check("PASS" in stdout and "FAIL" not in stdout,
           "verify of the tuned kernels:\n" + stdout)
 
+    # verify and run take the database too: the package checked is the
+    # tuned one a user ships.
+    case = os.path.join(env.source, "models", "mlp")
+    _, stdout, stderr = env.tgc_cmd("verify", case, "--tuning-db", db, "-v")
+    check("tuning db: 3 of 3 distinct kernels have entries" in stderr,
+          "verify did not apply the database:\n" + stderr)
+    check("PASS" in stdout and "FAIL" not in stdout,
+          "verify --tuning-db:\n" + stdout)
+    run_out = env.path("run_tuned")
+    _, _, stderr = env.tgc_cmd("run", env.model("mlp"), "--input",
+                               "input=" + os.path.join(data, "input_0.pb"),
+                               "--tuning-db", db, "--output-dir", run_out,
+                               "-v")
+    check("tuning db: 3 of 3 distinct kernels have entries" in stderr,
+          "run did not apply the database:\n" + stderr)
+    check(os.listdir(run_out) == ["output.npy"],
+          "run --tuning-db wrote %s" % os.listdir(run_out))
+
     _, stdout, _ = env.tgc_cmd("tune", "--report", db)
     check(all(e["kernel"] in stdout for e in entries) and
           "geometric mean speedup over the heuristic" in stdout,
@@ -137,6 +156,13 @@ def bad_db(env):
 
     status, _, stderr = env.tgc_cmd("tune", env.model("mlp"), expect_ok=False)
     check(status == 1 and "-o DB.json" in stderr, stderr)
+
+    # verify refuses a bad database like compile does.
+    status, _, stderr = env.tgc_cmd("verify",
+                                    os.path.join(env.source, "models", "mlp"),
+                                    "--tuning-db", edited, expect_ok=False)
+    check(status == 1 and "edited.json" in stderr, "status %d:\n%s" %
+          (status, stderr))
 
 
 if __name__ == "__main__":

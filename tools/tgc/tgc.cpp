@@ -109,6 +109,9 @@ void addRun(CLI::App &app, Arguments &args) {
   cmd->add_option("--threads", args.threads,
                   "threads (the emitted C is single-threaded so far)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--tuning-db", args.run.tuningDb,
+                  "FILE: the actions `tgc tune` found, for the kernels it "
+                  "has entries for");
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print stage timings and the C compiler's command line");
 }
@@ -134,6 +137,9 @@ void addVerify(CLI::App &app, Arguments &args) {
   cmd->add_option("--atol", args.verify.tolerance.atol,
                   "absolute tolerance (default 1e-5)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--tuning-db", args.verify.tuningDb,
+                  "FILE: the actions `tgc tune` found, for the kernels it "
+                  "has entries for (C target): checks a tuned package");
   cmd->add_flag("-v,--verbose", args.verbose, "print stage timings");
 }
 
