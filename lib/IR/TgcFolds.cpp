@@ -118,6 +118,32 @@ static bool isOne(Attribute a) {
   return cast<IntegerAttr>(a).getValue().isOne();
 }
 
+using LanePredicate = llvm::function_ref<bool(Attribute)>;
+
+/// op(x, e) -> x and op(e, x) -> x for a commutative op whose identity
+/// element `e` is a constant satisfying `isIdentity`.
+static OpFoldResult foldIdentityOperand(Value lhs, Value rhs,
+                                        Attribute lhsConst, Attribute rhsConst,
+                                        LanePredicate isIdentity) {
+  if (isConstantWhere(rhsConst, isIdentity))
+    return lhs;
+  if (isConstantWhere(lhsConst, isIdentity))
+    return rhs;
+  return {};
+}
+
+/// op(x, z) -> z and op(z, x) -> z for a commutative op whose absorbing
+/// element `z` is a constant satisfying `isAbsorbing`.
+static OpFoldResult foldAbsorbingOperand(Attribute lhsConst,
+                                         Attribute rhsConst,
+                                         LanePredicate isAbsorbing) {
+  if (isConstantWhere(rhsConst, isAbsorbing))
+    return rhsConst;
+  if (isConstantWhere(lhsConst, isAbsorbing))
+    return lhsConst;
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // Constants and movement
 //===----------------------------------------------------------------------===//
@@ -271,10 +297,9 @@ static Attribute foldBinary(Attribute lhs, Attribute rhs, Type type,
 // x + 0 -> x (integers), x + -0.0 -> x (floats: x + +0.0 turns -0.0 into +0.0)
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   auto isIdentity = [](Attribute a) { return isIntZero(a) || isNegZero(a); };
-  if (isConstantWhere(adaptor.getRhs(), isIdentity))
-    return getLhs();
-  if (isConstantWhere(adaptor.getLhs(), isIdentity))
-    return getRhs();
+  if (OpFoldResult operand = foldIdentityOperand(
+          getLhs(), getRhs(), adaptor.getLhs(), adaptor.getRhs(), isIdentity))
+    return operand;
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {[](double a, double b) { return a + b; },
                      [](const APInt &a, const APInt &b, bool) {
@@ -295,14 +320,12 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
 
 // x * 1 -> x; x * 0 -> 0 for integers only (NaN * 0 is NaN, -1 * 0 is -0)
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
-  if (isConstantWhere(adaptor.getRhs(), isOne))
-    return getLhs();
-  if (isConstantWhere(adaptor.getLhs(), isOne))
-    return getRhs();
-  if (isConstantWhere(adaptor.getRhs(), isIntZero))
-    return adaptor.getRhs();
-  if (isConstantWhere(adaptor.getLhs(), isIntZero))
-    return adaptor.getLhs();
+  if (OpFoldResult operand = foldIdentityOperand(
+          getLhs(), getRhs(), adaptor.getLhs(), adaptor.getRhs(), isOne))
+    return operand;
+  if (OpFoldResult zero =
+          foldAbsorbingOperand(adaptor.getLhs(), adaptor.getRhs(), isIntZero))
+    return zero;
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {[](double a, double b) { return a * b; },
                      [](const APInt &a, const APInt &b, bool) {
@@ -382,14 +405,12 @@ static bool isAllOnes(Attribute a) {
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
-  if (isConstantWhere(adaptor.getRhs(), isAllOnes))
-    return getLhs();
-  if (isConstantWhere(adaptor.getLhs(), isAllOnes))
-    return getRhs();
-  if (isConstantWhere(adaptor.getRhs(), isIntZero))
-    return adaptor.getRhs();
-  if (isConstantWhere(adaptor.getLhs(), isIntZero))
-    return adaptor.getLhs();
+  if (OpFoldResult operand = foldIdentityOperand(
+          getLhs(), getRhs(), adaptor.getLhs(), adaptor.getRhs(), isAllOnes))
+    return operand;
+  if (OpFoldResult zero =
+          foldAbsorbingOperand(adaptor.getLhs(), adaptor.getRhs(), isIntZero))
+    return zero;
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {nullptr, [](const APInt &a, const APInt &b, bool) {
                        return std::optional<APInt>(a & b);
@@ -400,14 +421,12 @@ OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
-  if (isConstantWhere(adaptor.getRhs(), isIntZero))
-    return getLhs();
-  if (isConstantWhere(adaptor.getLhs(), isIntZero))
-    return getRhs();
-  if (isConstantWhere(adaptor.getRhs(), isAllOnes))
-    return adaptor.getRhs();
-  if (isConstantWhere(adaptor.getLhs(), isAllOnes))
-    return adaptor.getLhs();
+  if (OpFoldResult operand = foldIdentityOperand(
+          getLhs(), getRhs(), adaptor.getLhs(), adaptor.getRhs(), isIntZero))
+    return operand;
+  if (OpFoldResult allOnes =
+          foldAbsorbingOperand(adaptor.getLhs(), adaptor.getRhs(), isAllOnes))
+    return allOnes;
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {nullptr, [](const APInt &a, const APInt &b, bool) {
                        return std::optional<APInt>(a | b);
