@@ -6,7 +6,8 @@
 // tgc-linearize, whose program order it keeps: every range it removes is
 // replaced by a value computed at the top of the kernel, and the only code
 // it adds (the combine of a grouped reduce) goes where the reduce's
-// result is first read. Reduce loops stay loops.
+// result is first read (a tree of steps through shared memory, one
+// barrier each). Reduce loops stay loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,6 +105,14 @@ private:
                         const int64_t (&limits)[3], bool isBlock);
   LogicalResult combineGroup(RangeOp group);
   void gateStores(RangeOp group);
+  /// `a` and `b` combined the way `update` accumulates (add, mul or max).
+  Value combine(Operation *update, Value a, Value b) {
+    if (isa<AddOp>(update))
+      return builder.create<AddOp>(loc, a, b);
+    if (isa<MulOp>(update))
+      return builder.create<MulOp>(loc, a, b);
+    return builder.create<MaxOp>(loc, a, b);
+  }
 
   /// An index constant, made once at the top of the kernel.
   Value index(int64_t value) {
@@ -134,7 +143,6 @@ private:
   /// index within its block (lidx0 + B0 * (lidx1 + B1 * lidx2)).
   SmallVector<std::pair<RangeOp, int64_t>> threadStrides;
   int64_t blockThreads = 1;
-  int64_t nextRangeId = 0;
   DenseMap<int64_t, Value> constants;
 };
 
@@ -225,15 +233,8 @@ LogicalResult KernelMapper::combineGroup(RangeOp group) {
     for (Operation *op = end->getNextNode(); op && !read; op = op->getNextNode())
       if (auto load = dyn_cast<LoadOp>(op); load && load.getPtr() == acc.slot)
         read = load;
-    Value identity;
-    for (Operation *op = group->getPrevNode(); op && !identity;
-         op = op->getPrevNode())
-      if (auto store = dyn_cast<StoreOp>(op); store && store.getPtr() == acc.slot)
-        identity = store.getValue();
     if (!read)
       continue; // a result nobody reads
-    if (!identity)
-      return group.emitOpError("has an accumulator with no initial value");
 
     Type type = read.getType();
     Type element = getElementTypeOrSelf(type);
@@ -248,39 +249,49 @@ LogicalResult KernelMapper::combineGroup(RangeOp group) {
 
     builder.setInsertionPoint(read);
     bool again = insideLoop(read);
-    // The linear index of this thread without its group part: the threads
-    // of one reduction differ only in g.
+    // The linear index of this thread without its group part (null when
+    // the group is the only thread axis): the threads of one reduction
+    // differ only in g.
     Value base;
     for (auto [range, s] : threadStrides)
       if (range != group)
         base = add(base, scale(valueOf.lookup(range), s));
-    if (!base)
-      base = index(0);
     Value partial = builder.create<LoadOp>(loc, type, acc.slot, Value());
     if (again)
       builder.create<BarrierOp>(loc);
-    Value mine = scale(add(base, scale(g, stride)), lanes);
+    auto slotOf = [&](Value member) {
+      return scale(add(base, scale(member, stride)), lanes);
+    };
+    Value mine = slotOf(g);
     builder.create<StoreOp>(
         loc, builder.create<IndexOp>(loc, smem, mine, Value()), partial);
     builder.create<BarrierOp>(loc);
-    builder.create<StoreOp>(loc, acc.slot, identity);
-    auto each = builder.create<RangeOp>(loc, builder.getIndexType(),
-                                        group.getBound(), AxisType::reduce,
-                                        nextRangeId++);
-    Value theirs = scale(add(base, scale(each, stride)), lanes);
-    Value value = builder.create<LoadOp>(
-        loc, type, builder.create<IndexOp>(loc, smem, theirs, Value()),
+    // A tree: each step folds the upper half of the live partials onto the
+    // lower half, so a group of N threads combines in ceil(log2 N) steps
+    // instead of every thread adding all N partials one after another.
+    for (int64_t live = group.getBound(); live > 1;) {
+      int64_t half = (live + 1) / 2;
+      Value active = builder.create<CmpltOp>(loc, g, index(live - half));
+      Value theirs = builder.create<LoadOp>(
+          loc, type,
+          builder.create<IndexOp>(loc, smem,
+                                  slotOf(add(g, index(half))), active),
+          Value());
+      Value own = builder.create<LoadOp>(
+          loc, type, builder.create<IndexOp>(loc, smem, mine, Value()),
+          Value());
+      Value combined = combine(acc.update, own, theirs);
+      builder.create<StoreOp>(
+          loc, builder.create<IndexOp>(loc, smem, mine, active), combined);
+      builder.create<BarrierOp>(loc);
+      live = half;
+    }
+    Value total = builder.create<LoadOp>(
+        loc, type,
+        builder.create<IndexOp>(loc, smem, base ? scale(base, lanes) : index(0),
+                                Value()),
         Value());
-    Value old = builder.create<LoadOp>(loc, type, acc.slot, Value());
-    Value combined;
-    if (isa<AddOp>(acc.update))
-      combined = builder.create<AddOp>(loc, old, value);
-    else if (isa<MulOp>(acc.update))
-      combined = builder.create<MulOp>(loc, old, value);
-    else
-      combined = builder.create<MaxOp>(loc, old, value);
-    builder.create<StoreOp>(loc, acc.slot, combined);
-    builder.create<EndOp>(loc, each);
+    builder.create<StoreOp>(loc, acc.slot, total);
   }
   return success();
 }
@@ -320,7 +331,6 @@ LogicalResult KernelMapper::run() {
     auto range = dyn_cast<RangeOp>(op);
     if (!range)
       continue;
-    nextRangeId = std::max<int64_t>(nextRangeId, (int64_t)range.getId() + 1);
     switch (range.getAxis()) {
     case AxisType::global:
     case AxisType::loop:

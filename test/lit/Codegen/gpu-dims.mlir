@@ -112,36 +112,50 @@ module {
 // -----
 
 // GROUP(1,16) with LOCAL(0,2): 16 threads (x) share each row sum; each
-// writes its partial to shared memory at its linear index, waits, and
-// adds the 16 partials of its row; thread g == 0 of the group stores.
+// writes its partial to shared memory at its linear index and the 16
+// partials of a row combine as a tree: in each step the lower half of the
+// live threads (g < 8, 4, 2, 1) adds the partial half a step above its own,
+// with a barrier after each; then every thread reads the row's slot, and
+// thread g == 0 of the group stores.
 // CHECK-LABEL: tgc.kernel "group"
+//   CHECK-DAG:   %[[C1:.*]] = tgc.const 1 : index
+//   CHECK-DAG:   %[[C8:.*]] = tgc.const 8 : index
 //       CHECK:   %[[SMEM:.*]] = tgc.define_local 32 : <f32, local>
 //       CHECK:   %[[G:.*]] = tgc.special "gidx0" 2
 //       CHECK:   %[[GR:.*]] = tgc.special "lidx0" 16
 //       CHECK:   %[[L:.*]] = tgc.special "lidx1" 2
 //       CHECK:   %[[ACC:.*]] = tgc.index %{{.*}}[%{{.*}}] : <f32, reg>
-//       CHECK:   %[[ZERO:.*]] = tgc.const 0.000000e+00 : f32
 //       CHECK:   tgc.range 4 reduce id 1
 //       CHECK:   tgc.end
 //       CHECK:   %[[BASE:.*]] = tgc.mul %[[L]], %{{.*}} : index
 //  CHECK-NEXT:   %[[PART:.*]] = tgc.load %[[ACC]] : <f32, reg> -> f32
 //  CHECK-NEXT:   %[[MINE:.*]] = tgc.add %[[BASE]], %[[GR]] : index
-//       CHECK:   %[[SLOT:.*]] = tgc.index %[[SMEM]][%[[MINE]]] : <f32, local>
+//  CHECK-NEXT:   %[[SLOT:.*]] = tgc.index %[[SMEM]][%[[MINE]]] : <f32, local>
 //  CHECK-NEXT:   tgc.store %[[SLOT]], %[[PART]] : <f32, local>, f32
 //  CHECK-NEXT:   tgc.barrier
-//  CHECK-NEXT:   tgc.store %[[ACC]], %[[ZERO]] : <f32, reg>, f32
-//  CHECK-NEXT:   %[[J:.*]] = tgc.range 16 reduce id 4
-//  CHECK-NEXT:   %[[THEIRS:.*]] = tgc.add %[[BASE]], %[[J]] : index
-//  CHECK-NEXT:   %[[P:.*]] = tgc.index %[[SMEM]][%[[THEIRS]]] : <f32, local>
-//  CHECK-NEXT:   %[[V:.*]] = tgc.load %[[P]] : <f32, local> -> f32
-//  CHECK-NEXT:   %[[O:.*]] = tgc.load %[[ACC]] : <f32, reg> -> f32
-//  CHECK-NEXT:   %[[S:.*]] = tgc.add %[[O]], %[[V]] : f32
-//  CHECK-NEXT:   tgc.store %[[ACC]], %[[S]] : <f32, reg>, f32
-//  CHECK-NEXT:   tgc.end %[[J]]
+//  CHECK-NEXT:   %[[LOW:.*]] = tgc.cmplt %[[GR]], %[[C8]] : index
+//  CHECK-NEXT:   %[[UP:.*]] = tgc.add %[[GR]], %[[C8]] : index
+//  CHECK-NEXT:   %[[UPI:.*]] = tgc.add %[[BASE]], %[[UP]] : index
+//  CHECK-NEXT:   %[[TP:.*]] = tgc.index %[[SMEM]][%[[UPI]]], %[[LOW]] : <f32, local>
+//  CHECK-NEXT:   %[[THEIRS:.*]] = tgc.load %[[TP]] : <f32, local> -> f32
+//  CHECK-NEXT:   %[[OP:.*]] = tgc.index %[[SMEM]][%[[MINE]]] : <f32, local>
+//  CHECK-NEXT:   %[[OWN:.*]] = tgc.load %[[OP]] : <f32, local> -> f32
+//  CHECK-NEXT:   %[[SUM:.*]] = tgc.add %[[OWN]], %[[THEIRS]] : f32
+//  CHECK-NEXT:   %[[SP:.*]] = tgc.index %[[SMEM]][%[[MINE]]], %[[LOW]] : <f32, local>
+//  CHECK-NEXT:   tgc.store %[[SP]], %[[SUM]] : <f32, local>, f32
+//  CHECK-NEXT:   tgc.barrier
+//       CHECK:   tgc.barrier
+//       CHECK:   tgc.barrier
+//       CHECK:   tgc.cmplt %[[GR]], %[[C1]] : index
+//       CHECK:   tgc.barrier
+//  CHECK-NEXT:   %[[TOP:.*]] = tgc.index %[[SMEM]][%[[BASE]]] : <f32, local>
+//  CHECK-NEXT:   %[[TOTAL:.*]] = tgc.load %[[TOP]] : <f32, local> -> f32
+//  CHECK-NEXT:   tgc.store %[[ACC]], %[[TOTAL]] : <f32, reg>, f32
 //  CHECK-NEXT:   %[[R:.*]] = tgc.load %[[ACC]] : <f32, reg> -> f32
-//       CHECK:   %[[FIRST:.*]] = tgc.cmpeq %[[GR]], %{{.*}} : index
+//  CHECK-NEXT:   %[[FIRST:.*]] = tgc.cmpeq %[[GR]], %{{.*}} : index
 //  CHECK-NEXT:   %[[OUT:.*]] = tgc.index %{{.*}}[%{{.*}}], %[[FIRST]] : <f32>
 //  CHECK-NEXT:   tgc.store %[[OUT]], %[[R]] : <f32>, f32
+//   CHECK-NOT:   tgc.barrier
 module {
   func.func @main(%x: tensor<4x64xf32>) -> tensor<4x1xf32> {
     %0 = tgc.kernel "group"(%x) {arena_offset = array<i64: -1>} : (tensor<4x64xf32>) -> tensor<4x1xf32> {
@@ -184,33 +198,46 @@ module {
 
 // -----
 
-// GROUPTOP on a max: the group axis is the outer part of the reduction; the
-// partials combine with max from the accumulator's own identity (-inf).
+// GROUPTOP on a max over a group of 6, not a power of two: the group axis
+// is the outer part of the reduction; the tree folds 6 partials to 3 (g < 3
+// takes g + 3), 3 to 2 (g < 1 takes g + 2) and 2 to 1 (g < 1 takes g + 1).
 // CHECK-LABEL: tgc.kernel "grouptop"
-//       CHECK:   tgc.define_local 8 : <f32, local>
-//       CHECK:   %[[GR:.*]] = tgc.special "lidx0" 8
-//       CHECK:   %[[NEG:.*]] = tgc.const 0xFF800000 : f32
+//   CHECK-DAG:   %[[C1:.*]] = tgc.const 1 : index
+//   CHECK-DAG:   %[[C2:.*]] = tgc.const 2 : index
+//   CHECK-DAG:   %[[C3:.*]] = tgc.const 3 : index
+//       CHECK:   tgc.define_local 6 : <f32, local>
+//       CHECK:   %[[GR:.*]] = tgc.special "lidx0" 6
 //       CHECK:   tgc.range 8 reduce id 1
 //       CHECK:   tgc.max
 //       CHECK:   tgc.barrier
-//  CHECK-NEXT:   tgc.store %{{.*}}, %[[NEG]] : <f32, reg>, f32
-//  CHECK-NEXT:   tgc.range 8 reduce id 3
+//  CHECK-NEXT:   tgc.cmplt %[[GR]], %[[C3]] : index
+//  CHECK-NEXT:   tgc.add %[[GR]], %[[C3]] : index
 //       CHECK:   tgc.max
+//       CHECK:   tgc.barrier
+//  CHECK-NEXT:   tgc.cmplt %[[GR]], %[[C1]] : index
+//  CHECK-NEXT:   tgc.add %[[GR]], %[[C2]] : index
+//       CHECK:   tgc.max
+//       CHECK:   tgc.barrier
+//  CHECK-NEXT:   tgc.cmplt %[[GR]], %[[C1]] : index
+//  CHECK-NEXT:   tgc.add %[[GR]], %[[C1]] : index
+//       CHECK:   tgc.max
+//       CHECK:   tgc.barrier
+//   CHECK-NOT:   tgc.barrier
 //       CHECK:   tgc.cmpeq %[[GR]]
 module {
-  func.func @main(%x: tensor<4x64xf32>) -> tensor<4x1xf32> {
-    %0 = tgc.kernel "grouptop"(%x) {arena_offset = array<i64: -1>} : (tensor<4x64xf32>) -> tensor<4x1xf32> {
+  func.func @main(%x: tensor<4x48xf32>) -> tensor<4x1xf32> {
+    %0 = tgc.kernel "grouptop"(%x) {arena_offset = array<i64: -1>} : (tensor<4x48xf32>) -> tensor<4x1xf32> {
     ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
       %c8 = tgc.const 8 : index
-      %c64 = tgc.const 64 : index
+      %c48 = tgc.const 48 : index
       %g = tgc.range 4 global id 0
-      %base = tgc.mul %g, %c64 : index
+      %base = tgc.mul %g, %c48 : index
       %acc = tgc.define_reg 1 : !tgc.ptr<f32, reg>
       %c0 = tgc.const 0 : index
       %slot = tgc.index %acc[%c0] : !tgc.ptr<f32, reg>
       %ninf = tgc.const 0xFF800000 : f32
       tgc.store %slot, %ninf : !tgc.ptr<f32, reg>, f32
-      %gr = tgc.range 8 group_reduce id 2
+      %gr = tgc.range 6 group_reduce id 2
       %top = tgc.mul %gr, %c8 : index
       %r = tgc.range 8 reduce id 1
       %k = tgc.add %top, %r : index
