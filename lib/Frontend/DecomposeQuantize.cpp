@@ -11,6 +11,8 @@
 #include "Frontend/Decomposition.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include <cmath>
+#include <optional>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -68,6 +70,28 @@ FailureOr<int64_t> quantAxis(NodeContext &ctx, Value x, Value scale) {
   return ctx.normalizeAxis(axis, rank);
 }
 
+/// The scale and (optional) zero point of QuantizeLinear and
+/// DequantizeLinear, shaped to broadcast against `x`.
+struct ScaleAndZeroPoint {
+  Value scale, zeroPoint;
+};
+
+/// Shapes `scale` and `zeroPoint` (null when absent) along the node's
+/// quantization axis of `x`; nullopt after an error.
+std::optional<ScaleAndZeroPoint>
+alongQuantAxis(NodeContext &ctx, Value x, Value scale, Value zeroPoint) {
+  FailureOr<int64_t> axis = quantAxis(ctx, x, scale);
+  if (failed(axis))
+    return std::nullopt;
+  int64_t rank = TensorBuilder::rankOf(x);
+  int64_t dim = rank ? TensorBuilder::shapeOf(x)[*axis] : 1;
+  Value s = alongAxis(ctx, scale, *axis, rank, dim);
+  Value z = alongAxis(ctx, zeroPoint, *axis, rank, dim);
+  if (!s || (zeroPoint && !z))
+    return std::nullopt;
+  return ScaleAndZeroPoint{s, z};
+}
+
 /// y = saturate(round(x / scale) + zero_point)
 LogicalResult decomposeQuantizeLinear(NodeContext &ctx) {
   Value x = ctx.requiredInput(0, "x");
@@ -76,24 +100,19 @@ LogicalResult decomposeQuantizeLinear(NodeContext &ctx) {
   ctx.ignoreAttr("saturate"); // only for 8-bit float outputs
   if (!x || !scale)
     return failure();
-  FailureOr<int64_t> axis = quantAxis(ctx, x, scale);
-  if (failed(axis))
-    return failure();
   Type element = ctx.resultType(0).getElementType();
   if (!isa<IntegerType>(element) || element.isInteger(1)) {
     ctx.error() << "quantizing to " << element << " is not supported";
     return failure();
   }
-  TensorBuilder &tb = ctx.tb();
-  int64_t rank = TensorBuilder::rankOf(x);
-  int64_t dim = rank ? TensorBuilder::shapeOf(x)[*axis] : 1;
-  Value s = alongAxis(ctx, scale, *axis, rank, dim);
-  Value z = alongAxis(ctx, zeroPoint, *axis, rank, dim);
-  if (!s || (zeroPoint && !z))
+  std::optional<ScaleAndZeroPoint> params =
+      alongQuantAxis(ctx, x, scale, zeroPoint);
+  if (!params)
     return failure();
+  TensorBuilder &tb = ctx.tb();
   Type f32 = tb.getBuilder().getF32Type();
-  Value scaled = tb.div(tb.cast(x, f32), tb.cast(s, f32));
-  ctx.setResult(0, requantize(tb, scaled, z, element));
+  Value scaled = tb.div(tb.cast(x, f32), tb.cast(params->scale, f32));
+  ctx.setResult(0, requantize(tb, scaled, params->zeroPoint, element));
   return success();
 }
 
@@ -104,16 +123,12 @@ LogicalResult decomposeDequantizeLinear(NodeContext &ctx) {
   Value zeroPoint = ctx.input(2);
   if (!x || !scale)
     return failure();
-  FailureOr<int64_t> axis = quantAxis(ctx, x, scale);
-  if (failed(axis))
+  std::optional<ScaleAndZeroPoint> params =
+      alongQuantAxis(ctx, x, scale, zeroPoint);
+  if (!params)
     return failure();
+  Value s = params->scale, z = params->zeroPoint;
   TensorBuilder &tb = ctx.tb();
-  int64_t rank = TensorBuilder::rankOf(x);
-  int64_t dim = rank ? TensorBuilder::shapeOf(x)[*axis] : 1;
-  Value s = alongAxis(ctx, scale, *axis, rank, dim);
-  Value z = alongAxis(ctx, zeroPoint, *axis, rank, dim);
-  if (!s || (zeroPoint && !z))
-    return failure();
   Type out = ctx.resultType(0).getElementType();
   Value v = tb.cast(x, out);
   if (z)
@@ -185,34 +200,71 @@ LogicalResult decomposeMatMulInteger(NodeContext &ctx) {
   return success();
 }
 
+/// The eight inputs QLinearMatMul and QLinearConv share, in this order: two
+/// quantized operands, each with its scale and zero point, then the
+/// output's scale and zero point.
+struct QLinearInputs {
+  Value lhs, lhsScale, lhsZero, rhs, rhsScale, rhsZero, yScale, yZero;
+};
+
+/// Reads the QLinearInputs of a node whose operands ONNX names `lhsName`
+/// and `rhsName` ("a" and "b", "x" and "w"); reports every missing one and
+/// returns nullopt if any is.
+std::optional<QLinearInputs> readQLinearInputs(NodeContext &ctx,
+                                               StringRef lhsName,
+                                               StringRef rhsName) {
+  std::string lhs = lhsName.str(), rhs = rhsName.str();
+  // Braced initialization reads the slots in order, so the errors come out
+  // in slot order.
+  QLinearInputs in{ctx.requiredInput(0, lhs),
+                   ctx.requiredInput(1, lhs + "_scale"),
+                   ctx.requiredInput(2, lhs + "_zero_point"),
+                   ctx.requiredInput(3, rhs),
+                   ctx.requiredInput(4, rhs + "_scale"),
+                   ctx.requiredInput(5, rhs + "_zero_point"),
+                   ctx.requiredInput(6, "y_scale"),
+                   ctx.requiredInput(7, "y_zero_point")};
+  if (!in.lhs || !in.lhsScale || !in.lhsZero || !in.rhs || !in.rhsScale ||
+      !in.rhsZero || !in.yScale || !in.yZero)
+    return std::nullopt;
+  return in;
+}
+
+/// The int32 product `acc` of two quantized operands requantized to the
+/// result type: acc * (lhsScale * rhsScale / yScale) + yZero. The operand
+/// scales come shaped to broadcast against `acc` (null if that failed);
+/// the output's scale and zero point are scalars.
+Value requantizeProduct(NodeContext &ctx, Value acc, Value lhsScale,
+                        Value rhsScale, Value yScale, Value yZero) {
+  Value ys = alongAxis(ctx, yScale, 0, 1, 1);
+  Value yz = alongAxis(ctx, yZero, 0, 1, 1);
+  if (!lhsScale || !rhsScale || !ys || !yz)
+    return {};
+  TensorBuilder &tb = ctx.tb();
+  Type f32 = tb.getBuilder().getF32Type();
+  Value factor = tb.div(tb.mul(tb.cast(lhsScale, f32), tb.cast(rhsScale, f32)),
+                        tb.cast(ys, f32));
+  Value value = tb.mul(tb.cast(acc, f32), factor);
+  return requantize(tb, value, yz, ctx.resultType(0).getElementType());
+}
+
 /// QLinearMatMul: requantized integer matmul, the combined scale
 /// a_scale * b_scale / y_scale (per row of A, per column of B).
 LogicalResult decomposeQLinearMatMul(NodeContext &ctx) {
-  Value a = ctx.requiredInput(0, "a"), aScale = ctx.requiredInput(1, "a_scale");
-  Value aZero = ctx.requiredInput(2, "a_zero_point");
-  Value b = ctx.requiredInput(3, "b"), bScale = ctx.requiredInput(4, "b_scale");
-  Value bZero = ctx.requiredInput(5, "b_zero_point");
-  Value yScale = ctx.requiredInput(6, "y_scale");
-  Value yZero = ctx.requiredInput(7, "y_zero_point");
-  if (!a || !aScale || !aZero || !b || !bScale || !bZero || !yScale || !yZero)
+  std::optional<QLinearInputs> in = readQLinearInputs(ctx, "a", "b");
+  if (!in)
     return failure();
-  TensorBuilder &tb = ctx.tb();
-  Value acc = integerMatMul(ctx, a, aZero, b, bZero);
+  Value acc = integerMatMul(ctx, in->lhs, in->lhsZero, in->rhs, in->rhsZero);
   if (!acc)
     return failure();
   int64_t rank = TensorBuilder::rankOf(acc);
   ArrayRef<int64_t> shape = TensorBuilder::shapeOf(acc);
-  Value as = alongAxis(ctx, aScale, rank - 2, rank, shape[rank - 2]);
-  Value bs = alongAxis(ctx, bScale, rank - 1, rank, shape[rank - 1]);
-  Value ys = alongAxis(ctx, yScale, 0, 1, 1);
-  if (!as || !bs || !ys)
+  Value as = alongAxis(ctx, in->lhsScale, rank - 2, rank, shape[rank - 2]);
+  Value bs = alongAxis(ctx, in->rhsScale, rank - 1, rank, shape[rank - 1]);
+  Value y = requantizeProduct(ctx, acc, as, bs, in->yScale, in->yZero);
+  if (!y)
     return failure();
-  Type f32 = tb.getBuilder().getF32Type();
-  Value factor = tb.div(tb.mul(tb.cast(as, f32), tb.cast(bs, f32)),
-                        tb.cast(ys, f32));
-  Value value = tb.mul(tb.cast(acc, f32), factor);
-  ctx.setResult(0, requantize(tb, value, tb.reshape(yZero, {}),
-                              ctx.resultType(0).getElementType()));
+  ctx.setResult(0, y);
   return success();
 }
 
@@ -248,17 +300,11 @@ LogicalResult decomposeConvInteger(NodeContext &ctx) {
 /// QLinearConv: the integer conv plus the int32 bias, requantized by
 /// x_scale * w_scale / y_scale (w_scale per output channel or scalar).
 LogicalResult decomposeQLinearConv(NodeContext &ctx) {
-  Value x = ctx.requiredInput(0, "x"), xScale = ctx.requiredInput(1, "x_scale");
-  Value xZero = ctx.requiredInput(2, "x_zero_point");
-  Value w = ctx.requiredInput(3, "w"), wScale = ctx.requiredInput(4, "w_scale");
-  Value wZero = ctx.requiredInput(5, "w_zero_point");
-  Value yScale = ctx.requiredInput(6, "y_scale");
-  Value yZero = ctx.requiredInput(7, "y_zero_point");
+  std::optional<QLinearInputs> in = readQLinearInputs(ctx, "x", "w");
   Value bias = ctx.input(8);
-  if (!x || !xScale || !xZero || !w || !wScale || !wZero || !yScale || !yZero)
+  if (!in)
     return failure();
-  TensorBuilder &tb = ctx.tb();
-  Value acc = integerConv(ctx, x, xZero, w, wZero);
+  Value acc = integerConv(ctx, in->lhs, in->lhsZero, in->rhs, in->rhsZero);
   if (!acc)
     return failure();
   int64_t rank = TensorBuilder::rankOf(acc);
@@ -267,20 +313,15 @@ LogicalResult decomposeQLinearConv(NodeContext &ctx) {
     Value b = alongAxis(ctx, bias, 1, rank, channels);
     if (!b)
       return failure();
+    TensorBuilder &tb = ctx.tb();
     acc = tb.add(acc, tb.cast(b, TensorBuilder::elementTypeOf(acc)));
   }
-  Value xs = alongAxis(ctx, xScale, 0, 1, 1);
-  Value ws = alongAxis(ctx, wScale, 1, rank, channels);
-  Value ys = alongAxis(ctx, yScale, 0, 1, 1);
-  Value yz = alongAxis(ctx, yZero, 0, 1, 1);
-  if (!xs || !ws || !ys || !yz)
+  Value xs = alongAxis(ctx, in->lhsScale, 0, 1, 1);
+  Value ws = alongAxis(ctx, in->rhsScale, 1, rank, channels);
+  Value y = requantizeProduct(ctx, acc, xs, ws, in->yScale, in->yZero);
+  if (!y)
     return failure();
-  Type f32 = tb.getBuilder().getF32Type();
-  Value factor = tb.div(tb.mul(tb.cast(xs, f32), tb.cast(ws, f32)),
-                        tb.cast(ys, f32));
-  Value value = tb.mul(tb.cast(acc, f32), factor);
-  ctx.setResult(0, requantize(tb, value, yz,
-                              ctx.resultType(0).getElementType()));
+  ctx.setResult(0, y);
   return success();
 }
 
