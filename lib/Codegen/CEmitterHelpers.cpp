@@ -222,6 +222,15 @@ static const char kVectorPrelude[] = R"C(#ifndef TGC_VECTOR_EXTENSIONS
 #elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
+/* Masked loads and stores for partial vectors (their first n lanes). */
+#if TGC_VECTOR_EXTENSIONS && defined(__AVX512F__) && \
+    (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define TGC_MASKED_AVX512 1
+#if defined(__AVX512VL__)
+#define TGC_MASKED_AVX512VL 1
+#endif
+#endif
 /* clang warns about unused static inline functions in a .c file. */
 #if defined(__GNUC__)
 #define TGC_VECTOR_FN static inline __attribute__((unused))
@@ -263,6 +272,21 @@ typedef @M@ @T@_m __attribute__((vector_size(@B@)));
   ((@T@)(((@T@_m)(a) & (m)) | ((@T@_m)(b) & ~(m))))
 #define @T@_max(a, b) \
   @T@_select((@T@_m)(((a) != (a)) | ((a) > (b))), a, b)
+/* The first n lanes from p, the rest from alt; only those n are read (a
+   row at the very end of a buffer is safe), and only n are written. */
+@PART@#ifndef @T@_load_part
+#define @T@_load_part(p, n, alt) __extension__({ \
+  @T@ part_ = (alt); \
+  int lane_; \
+  for (lane_ = 0; lane_ < (n); ++lane_) \
+    part_[lane_] = (p)[lane_]; \
+  part_; })
+#define @T@_store_part(p, n, x) do { \
+  int lane_; \
+  for (lane_ = 0; lane_ < (n); ++lane_) \
+    (p)[lane_] = (x)[lane_]; \
+} while (0)
+#endif
 #else
 typedef struct { @E@ v[@N@]; } @T@;
 #define @T@_lane(x, i) ((x).v[i])
@@ -273,6 +297,13 @@ TGC_VECTOR_FN @T@ @T@_load(const @E@ *p) {
   return r;
 }
 TGC_VECTOR_FN void @T@_store(@E@ *p, @T@ x) { memcpy(p, x.v, sizeof x.v); }
+TGC_VECTOR_FN @T@ @T@_load_part(const @E@ *p, int n, @T@ alt) {
+  memcpy(alt.v, p, n * sizeof *p);
+  return alt;
+}
+TGC_VECTOR_FN void @T@_store_part(@E@ *p, int n, @T@ x) {
+  memcpy(p, x.v, n * sizeof *p);
+}
 #define TGC_LANEWISE(op, expr) \
   TGC_VECTOR_FN @T@ @T@_##op(@T@ a, @T@ b) { \
     int i; \
@@ -337,6 +368,19 @@ TGC_VECTOR_FN @T@ @T@_exp2(@T@ x) {
 #endif
 )C";
 
+// AVX-512 masked moves for the partial loads and stores of the vector
+// types that fill a 512-bit register, or a 256-bit one with AVX-512VL:
+// @W@ the intrinsics' width prefix, @S@ their element suffix, @K@ the
+// mask type, @R@ the intrinsics' vector type, @G@ the macro that says the
+// ISA has them.
+static const char kVectorMaskedPart[] = R"C(#if defined(@G@)
+#define @T@_load_part(p, n, alt) \
+  ((@T@)@W@_mask_loadu_@S@((@R@)(alt), (@K@)((1u << (n)) - 1), (p)))
+#define @T@_store_part(p, n, x) \
+  @W@_mask_storeu_@S@((p), (@K@)((1u << (n)) - 1), (@R@)(x))
+#endif
+)C";
+
 static std::string instantiate(StringRef text,
                                ArrayRef<std::pair<StringRef, std::string>> subs) {
   std::string result;
@@ -380,6 +424,20 @@ void CHelperSet::print(llvm::raw_ostream &os) const {
         {"@N@", std::to_string(lanes)},
         {"@B@", std::to_string(lanes * bits / 8)},
         {"@X@", llvm::join(xs, ", ")}};
+    int64_t bytes = lanes * bits / 8;
+    if (bytes == 64 || bytes == 32) {
+      SmallVector<std::pair<StringRef, std::string>> masked = {
+          {"@T@", name},
+          {"@G@", bytes == 64 ? "TGC_MASKED_AVX512" : "TGC_MASKED_AVX512VL"},
+          {"@W@", bytes == 64 ? "_mm512" : "_mm256"},
+          {"@S@", bits == 32 ? "ps" : "pd"},
+          {"@K@", lanes == 16 ? "__mmask16" : "__mmask8"},
+          {"@R@", std::string(bytes == 64 ? "__m512" : "__m256") +
+                      (bits == 32 ? "" : "d")}};
+      subs.push_back({"@PART@", instantiate(kVectorMaskedPart, masked)});
+    } else {
+      subs.push_back({"@PART@", std::string()});
+    }
     // Only where exp2 is used: the portable spelling calls tgc_exp2f.
     bool exp2 = bits == 32 && needed.test(static_cast<size_t>(CHelper::Exp2f));
     subs.push_back(

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/CEmitterKernel.h"
+#include "Codegen/PartialVectors.h"
 #include "Codegen/CEmitterSupport.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -604,15 +605,21 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
   unsigned count = getLaneCount(op.getType());
   std::string name = newName("val");
   SmallVector<std::string, 1> &resultLanes = lanes[op.getResult()];
+  // A partial load (PartialVectors.h) reads its first lanes only.
+  std::optional<int64_t> active = getActiveLanes(op);
   if (std::string vector = nativeType(op.getType()); !vector.empty()) {
     helpers.requireVector(element, count);
+    std::string alt =
+        op.getAlt() ? lanes[op.getAlt()].front() : vector + "_splat(0)";
     std::string value = vectorSlot(op.getPtr(), address);
-    if (value.empty())
+    if (value.empty() && active)
+      value = vector + "_load_part(" + address.buffer + " + " +
+              address.index + ", " + std::to_string(*active) + ", " + alt +
+              ")";
+    else if (value.empty())
       value = vector + "_load(" + address.buffer + " + " + address.index + ")";
     if (!address.gate.empty())
-      value = address.gate + " ? " + value + " : " +
-              (op.getAlt() ? lanes[op.getAlt()].front()
-                           : vector + "_splat(0)");
+      value = address.gate + " ? " + value + " : " + alt;
     line(vector + " " + name + " = " + value + ";");
     resultLanes.assign(1, name);
     return success();
@@ -621,18 +628,19 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
   for (unsigned lane = 0; lane < count; ++lane) {
     if (!isLive(op.getResult(), lane))
       continue;
+    std::string alt = "0";
+    if (op.getAlt()) {
+      ArrayRef<std::string> altLanes = lanes[op.getAlt()];
+      alt = altLanes.size() == 1 ? altLanes[0] : altLanes[lane];
+    }
     std::string access =
         address.buffer + "[" + offsetIndex(address.index, lane) + "]";
     // Registers hold computed values; buffers hold the stored form.
     std::string value = inRegisters ? access : fromStorage(access, element);
-    if (!address.gate.empty()) {
-      std::string alt = "0";
-      if (op.getAlt()) {
-        ArrayRef<std::string> altLanes = lanes[op.getAlt()];
-        alt = altLanes.size() == 1 ? altLanes[0] : altLanes[lane];
-      }
+    if (active && lane >= *active)
+      value = alt;
+    else if (!address.gate.empty())
       value = address.gate + " ? " + value + " : " + alt;
-    }
     std::string laneName =
         count == 1 ? name : name + "_" + std::to_string(lane);
     line(*cType + " " + laneName + " = " + value + ";");
@@ -650,17 +658,25 @@ LogicalResult KernelRenderer::renderStore(StoreOp op) {
   bool inRegisters = ptrType.getAddrSpace() == AddrSpace::reg;
   ArrayRef<std::string> valueLanes = lanes[op.getValue()];
   std::string guard = address.gate.empty() ? "" : "if (" + address.gate + ") ";
+  // A partial store (PartialVectors.h) writes its first lanes only.
+  std::optional<int64_t> active = getActiveLanes(op);
   if (std::string vector = nativeType(op.getValue().getType());
       !vector.empty()) {
     std::string slot = vectorSlot(op.getPtr(), address);
-    if (!slot.empty())
+    if (!slot.empty() && !active)
       line(guard + slot + " = " + valueLanes.front() + ";");
+    else if (active)
+      line(guard + vector + "_store_part(" + address.buffer + " + " +
+           address.index + ", " + std::to_string(*active) + ", " +
+           valueLanes.front() + ");");
     else
       line(guard + vector + "_store(" + address.buffer + " + " +
            address.index + ", " + valueLanes.front() + ");");
     return success();
   }
   for (auto [lane, value] : llvm::enumerate(valueLanes)) {
+    if (active && (int64_t)lane >= *active)
+      break;
     std::string stored = inRegisters ? value : toStorage(value, element);
     line(guard + address.buffer + "[" + offsetIndex(address.index, lane) +
          "] = " + stored + ";");

@@ -4,10 +4,13 @@
 // index expression, because only after tgc-symbolic has simplified them can
 // two indices be compared. Here the lanes whose indices are `i, i+1, ...`
 // become one vector access (tinygrad's devectorizer folds expanded loads
-// and stores the same way); the rest stays a gather of scalars.
+// and stores the same way); the rest stays a gather of scalars. Lanes of an
+// axis padded to the vector (PADTO) whose gates fold to false past the old
+// bound make a partial access of the leading lanes (PartialVectors.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/PartialVectors.h"
 #include "Codegen/Passes.h"
 #include "Codegen/Symbolic.h"
 #include "IR/TgcOps.h"
@@ -30,25 +33,71 @@ bool isOffsetBy(const LinearSum &a, Value bValue, int64_t offset) {
   });
 }
 
-/// The indices of `pointers` (one per lane, in lane order) if they address
-/// consecutive elements of one buffer under one gate: the index of lane 0.
-IndexOp contiguousBase(ArrayRef<Value> pointers) {
+bool isConstantFalse(Value value) {
+  auto constant = value ? value.getDefiningOp<ConstOp>() : ConstOp();
+  auto attr = constant ? dyn_cast<IntegerAttr>(constant.getValue())
+                       : IntegerAttr();
+  return attr && attr.getType().isInteger(1) && attr.getInt() == 0;
+}
+
+/// Lanes of a vector access whose indices are consecutive elements of one
+/// buffer: `base` is the index of lane 0, and lanes [0, active) share its
+/// gate. Lanes past `active` have a gate that is constant false (those of
+/// an axis padded to the vector, PADTO) or no access at all: a partial
+/// access leaves them alone.
+struct ContiguousLanes {
+  IndexOp base;
+  int64_t active = 0;
+};
+
+/// `pointers` holds one pointer per lane in lane order, null for a lane
+/// with no access (only stores have none).
+std::optional<ContiguousLanes> contiguousLanes(ArrayRef<Value> pointers) {
   SmallVector<IndexOp> indices;
   for (Value pointer : pointers) {
-    auto index = pointer.getDefiningOp<IndexOp>();
-    if (!index)
-      return nullptr;
+    auto index = pointer ? pointer.getDefiningOp<IndexOp>() : IndexOp();
+    if (pointer && !index)
+      return std::nullopt;
     indices.push_back(index);
   }
   IndexOp first = indices.front();
+  if (!first || isConstantFalse(first.getGate()))
+    return std::nullopt;
   LinearSum base = linearSumOf(first.getIdx());
+  int64_t active = indices.size();
   for (auto [lane, index] : llvm::enumerate(indices)) {
-    if (index.getBuf() != first.getBuf() || index.getGate() != first.getGate())
-      return nullptr;
+    bool idle = !index || isConstantFalse(index.getGate());
+    if (idle) {
+      active = std::min<int64_t>(active, lane);
+      continue;
+    }
+    // An active lane after an idle one: not a prefix.
+    if ((int64_t)lane > active || index.getBuf() != first.getBuf() ||
+        index.getGate() != first.getGate())
+      return std::nullopt;
     if (lane && !isOffsetBy(base, index.getIdx(), lane))
-      return nullptr;
+      return std::nullopt;
   }
-  return first;
+  return ContiguousLanes{first, active};
+}
+
+bool isConstantTrue(Value value) {
+  auto constant = value ? value.getDefiningOp<ConstOp>() : ConstOp();
+  auto attr = constant ? dyn_cast<IntegerAttr>(constant.getValue())
+                       : IntegerAttr();
+  return attr && attr.getType().isInteger(1) && attr.getInt() == 1;
+}
+
+/// Marks a vector access that touches only its first `active` lanes; the
+/// padding gate its lanes had folded to true is dropped.
+void setActiveLanes(Operation *access, IndexOp base, int64_t active,
+                    int64_t lanes) {
+  if (active == lanes)
+    return;
+  access->setAttr(kActiveLanesAttr,
+                  Builder(access->getContext()).getI64IntegerAttr(active));
+  if (isConstantTrue(base.getGate()))
+    base.getGateMutable().clear();
 }
 
 // vectorize(load(buf[i]), ..., load(buf[i+n-1])) => load(buf[i]) : vector
@@ -64,9 +113,10 @@ void foldLoads(VectorizeOp vectorize) {
     alt = load.getAlt();
     pointers.push_back(load.getPtr());
   }
-  IndexOp base = contiguousBase(pointers);
-  if (!base)
+  std::optional<ContiguousLanes> contiguous = contiguousLanes(pointers);
+  if (!contiguous)
     return;
+  IndexOp base = contiguous->base;
   OpBuilder builder(vectorize);
   Location loc = vectorize.getLoc();
   Value vectorAlt;
@@ -74,11 +124,13 @@ void foldLoads(VectorizeOp vectorize) {
     vectorAlt = builder.create<VectorizeOp>(
         loc, vectorize.getType(),
         SmallVector<Value>(vectorize.getSrcs().size(), alt));
-  Value load = builder.create<LoadOp>(loc, vectorize.getType(), base, vectorAlt);
+  auto load =
+      builder.create<LoadOp>(loc, vectorize.getType(), base, vectorAlt);
+  setActiveLanes(load, base, contiguous->active, pointers.size());
   SmallVector<Operation *> lanes;
   for (Value src : vectorize.getSrcs())
     lanes.push_back(src.getDefiningOp());
-  vectorize.replaceAllUsesWith(load);
+  vectorize.replaceAllUsesWith(load.getResult());
   vectorize.erase();
   for (Operation *lane : lanes) {
     if (!lane->use_empty())
@@ -111,24 +163,28 @@ void foldStores(Block &block) {
     slot = store;
   }
   for (auto &[vector, stores] : byVector) {
-    if (ambiguous.contains(vector) ||
-        llvm::any_of(stores, [](StoreOp s) { return !s; }))
+    if (ambiguous.contains(vector) || !stores.front())
       continue;
     SmallVector<Value> pointers;
     for (StoreOp store : stores)
-      pointers.push_back(store.getPtr());
-    IndexOp base = contiguousBase(pointers);
-    if (!base)
+      pointers.push_back(store ? store.getPtr() : Value());
+    std::optional<ContiguousLanes> contiguous = contiguousLanes(pointers);
+    if (!contiguous)
       continue;
+    IndexOp base = contiguous->base;
     // After the last lane's store, where every lane's value is computed.
     Operation *last = stores.front();
     for (StoreOp store : stores)
-      if (last->isBeforeInBlock(store))
+      if (store && last->isBeforeInBlock(store))
         last = store;
     OpBuilder builder(last->getContext());
     builder.setInsertionPointAfter(last);
-    builder.create<StoreOp>(last->getLoc(), base.getResult(), vector);
+    auto folded =
+        builder.create<StoreOp>(last->getLoc(), base.getResult(), vector);
+    setActiveLanes(folded, base, contiguous->active, stores.size());
     for (StoreOp store : stores) {
+      if (!store)
+        continue;
       Operation *gep = store.getValue().getDefiningOp();
       Operation *index = store.getPtr().getDefiningOp();
       store.erase();

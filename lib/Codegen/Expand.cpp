@@ -110,8 +110,9 @@ RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
           getLaneStride(index.getIdx(), range.getResult(), lanes);
       if (!stride || *stride != 1)
         return;
+      // A PADTO gate on this range leaves the lanes one partial vector.
       if (Value gate = index.getGate();
-          gate && isComputedFrom(gate, range.getResult()))
+          gate && !gatesOnlyPadding(gate, range.getResult()))
         return;
       bool inReduce = llvm::any_of(reduceRanges, [&](Value r) {
         return r != range.getResult() && isComputedFrom(index.getIdx(), r);

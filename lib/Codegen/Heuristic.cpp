@@ -142,6 +142,15 @@ StrideClass KernelShape::strideClass(Access access, RangeOp range,
 /// when each output takes this many reduction steps or more.
 constexpr int64_t kMinReduceForScatter = 64;
 
+/// True if an axis of `bound` is worth padding to one vector of `lanes`
+/// (PADTO, then partial vector loads and stores): at most an eighth of the
+/// lanes idle, as with the rows of 14 or 7 pixels of a network's last
+/// stages in 16 or 8 lanes. Longer axes would need a gate that varies
+/// from one vector to the next.
+bool fitsPaddedVector(int64_t bound, int64_t lanes) {
+  return bound < lanes && (lanes - bound) * 8 <= lanes;
+}
+
 /// True if a PACK of `access`'s weight can make `range` its innermost dim.
 bool packable(const Access &access, RangeOp range) {
   return access.weight && llvm::is_contained(access.weightDims, range);
@@ -152,10 +161,12 @@ bool packable(const Access &access, RangeOp range) {
 /// weights), less twice those that must be gathered lane by lane, plus one
 /// if the stores are whole vectors.
 int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
-                    bool allowGathers, bool allowScatter = false) {
-  if ((int64_t)range.getBound() % lanes != 0)
-    return -1;
+                    bool allowGathers, bool allowScatter = false,
+                    bool padded = false) {
   bool isOutput = range.getAxis() != AxisType::reduce;
+  if (padded ? !isOutput || !fitsPaddedVector(range.getBound(), lanes)
+             : (int64_t)range.getBound() % lanes != 0)
+    return -1;
   int64_t contiguous = 0, gathers = 0;
   bool wholeStores = true;
   for (const Access &access : shape.accesses) {
@@ -191,33 +202,45 @@ int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
 /// constant though its stores are scattered (a convolution of 3 channels
 /// reads the input with stride 2: its output channels, with the weights
 /// packed, still make 27 vector FMAs per scattered store). Wider vectors
-/// first.
-std::pair<RangeOp, int64_t> chooseVectorAxis(KernelShape &shape,
-                                             int64_t maxLanes) {
+/// first; at each width, an output axis a little shorter than one vector
+/// (padded, its last lanes masked) when no axis fits whole.
+struct VectorChoice {
+  RangeOp range;
+  int64_t lanes = 0;
+  /// The axis is padded to `lanes` first (PADTO).
+  bool padded = false;
+};
+
+VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
   for (auto [allowGathers, allowScatter] :
        {std::pair(false, false), std::pair(true, false),
         std::pair(false, true)}) {
     for (int64_t lanes = maxLanes; lanes >= 4; lanes /= 2) {
       RangeOp best;
       int64_t bestScore = -1;
-      auto consider = [&](ArrayRef<RangeOp> ranges) {
+      auto consider = [&](ArrayRef<RangeOp> ranges, bool padded) {
         for (RangeOp range : llvm::reverse(ranges)) {
-          int64_t score =
-              vectorScore(shape, range, lanes, allowGathers, allowScatter);
+          int64_t score = vectorScore(shape, range, lanes, allowGathers,
+                                      allowScatter, padded);
           if (score > bestScore) {
             best = range;
             bestScore = score;
           }
         }
       };
-      consider(shape.outputs);
+      consider(shape.outputs, false);
       if (!best && !allowGathers && !allowScatter)
-        consider(shape.reductions);
+        consider(shape.reductions, false);
       if (best)
-        return {best, lanes};
+        return {best, lanes, false};
+      if (!allowGathers && !allowScatter) {
+        consider(shape.outputs, true);
+        if (best)
+          return {best, lanes, true};
+      }
     }
   }
-  return {RangeOp(), 0};
+  return {};
 }
 
 /// The axis whose copies reuse the most loads: one along which the vector
@@ -400,6 +423,19 @@ bool mlir::tgc::isComputedFrom(Value value, Value range) {
   return dependsOn(value, range, memo);
 }
 
+bool mlir::tgc::gatesOnlyPadding(Value gate, Value range) {
+  if (!isComputedFrom(gate, range))
+    return true;
+  Operation *op = gate.getDefiningOp();
+  if (auto less = dyn_cast_or_null<CmpltOp>(op))
+    return less.getOperand(0) == range &&
+           constantIndex(less.getOperand(1)).has_value();
+  if (auto both = dyn_cast_or_null<AndOp>(op))
+    return gatesOnlyPadding(both.getOperand(0), range) &&
+           gatesOnlyPadding(both.getOperand(1), range);
+  return false;
+}
+
 void mlir::tgc::applyHeuristic(KernelOp kernel,
                                const HeuristicOptions &options) {
   KernelShape shape(kernel);
@@ -411,13 +447,17 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
     int64_t maxLanes = std::max<int64_t>(1, options.target.vectorBytes / bytes);
     int64_t accumulators = options.target.vectorRegisters / 2;
 
-    auto [vector, lanes] = chooseVectorAxis(shape, maxLanes);
+    auto [vector, lanes, padded] = chooseVectorAxis(shape, maxLanes);
     RangeOp tile = chooseTileAxis(shape, vector, lanes);
     int64_t vectorCopies = 1;
     if (vector) {
       // Actions replace the ranges they split: keep what is needed.
       int64_t id = vector.getId(), bound = vector.getBound();
       bool isReduce = vector.getAxis() == AxisType::reduce;
+      if (padded) {
+        apply(kernel, OptKind::Padto, vector, lanes);
+        bound = lanes;
+      }
       // A second vector of the same row: twice the FMAs per broadcast.
       bool twoVectors = !isReduce && tile && lanes == maxLanes &&
                         bound % (2 * lanes) == 0;

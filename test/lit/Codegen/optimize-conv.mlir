@@ -166,3 +166,65 @@ func.func @threads_split_weights(%x: tensor<16x2048xf32>) -> tensor<16x64xf32> {
   }
   return %k : tensor<16x64xf32>
 }
+
+// -----
+
+// A depthwise 3x3 convolution whose rows are 14 pixels (a network's 14x14
+// stage, its input padded to 16x16): no axis fills 16 lanes, but the
+// columns, along which the input and the output are contiguous, fill 14 of
+// them; they are padded to one vector (its last two lanes masked), and the
+// rows become the register tile.
+// CHECK-LABEL: func @depthwise_row_of_14(
+//       CHECK:   opts = ["PADTO(2,16)", "UPCAST(2,16)", "UPCAST(1,14)"]
+func.func @depthwise_row_of_14(%x: tensor<2x16x16xf32>) -> tensor<2x14x14xf32> {
+  %w = tgc.const dense<[[[0.0, 1.0, 2.0], [1.0, 2.0, 3.0], [2.0, 3.0, 4.0]], [[1.0, 2.0, 3.0], [2.0, 3.0, 4.0], [3.0, 4.0, 0.0]]]> : tensor<2x3x3xf32>
+  %k = tgc.kernel "r_2_14_14_3_3" (%w, %x) : (tensor<2x3x3xf32>, tensor<2x16x16xf32>) -> tensor<2x14x14xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c3 = tgc.const 3 : index
+    %c9 = tgc.const 9 : index
+    %cs = tgc.const 1 : index
+    %ciw = tgc.const 16 : index
+    %cimg = tgc.const 256 : index
+    %cw = tgc.const 14 : index
+    %chw = tgc.const 196 : index
+    %zero = tgc.const 0.0 : f32
+    %c = tgc.range 2 global id 0
+    %oy = tgc.range 14 global id 1
+    %ox = tgc.range 14 global id 2
+    %ky = tgc.range 3 reduce id 3
+    %kx = tgc.range 3 reduce id 4
+    %ys = tgc.mul %oy, %cs : index
+    %y = tgc.add %ky, %ys : index
+    %xs = tgc.mul %ox, %cs : index
+    %xx = tgc.add %kx, %xs : index
+    %a0 = tgc.mul %c, %cimg : index
+    %a1 = tgc.mul %y, %ciw : index
+    %a2 = tgc.add %a0, %a1 : index
+    %a3 = tgc.add %a2, %xx : index
+    %p = tgc.index %px[%a3] : !tgc.ptr<f32>
+    %a = tgc.load %p : !tgc.ptr<f32> -> f32
+    %w0 = tgc.mul %c, %c9 : index
+    %w1 = tgc.mul %ky, %c3 : index
+    %w2 = tgc.add %w0, %w1 : index
+    %w3 = tgc.add %w2, %kx : index
+    %q = tgc.index %pw[%w3] : !tgc.ptr<f32>
+    %b = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %kx
+    tgc.end %ky
+    %s = tgc.reduce add %m over %ky, %kx : f32
+    %r = tgc.max %s, %zero : f32
+    %o0 = tgc.mul %c, %chw : index
+    %o1 = tgc.mul %oy, %cw : index
+    %o2 = tgc.add %o0, %o1 : index
+    %o3 = tgc.add %o2, %ox : index
+    %o = tgc.index %out[%o3] : !tgc.ptr<f32>
+    tgc.store %o, %r : !tgc.ptr<f32>, f32
+    tgc.end %ox
+    tgc.end %oy
+    tgc.end %c
+    tgc.sink
+  }
+  return %k : tensor<2x14x14xf32>
+}
+
