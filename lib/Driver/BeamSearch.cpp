@@ -52,8 +52,10 @@ namespace mlir::tgc {
 namespace {
 
 constexpr StringLiteral kName = "k";
-/// Samples per candidate at most; the median of them is its time.
-constexpr unsigned kMaxSamples = 9;
+/// Samples per candidate at most; the median of them is its time. Five
+/// are enough to drop a stray one: the best and the heuristic's choice are
+/// timed again at the end anyway.
+constexpr unsigned kMaxSamples = 5;
 /// A candidate whose fastest sample is this much slower than the best
 /// median so far stops being timed.
 constexpr double kCutoff = 1.5;
@@ -83,6 +85,22 @@ std::string toText(ArrayRef<OptAction> actions) {
   return join(map_range(actions, [](const OptAction &a) { return toString(a); }),
               " ");
 }
+
+/// Adds the wall time of its scope to a counter of seconds.
+class PhaseTimer {
+public:
+  explicit PhaseTimer(double &seconds)
+      : seconds(seconds), start(std::chrono::steady_clock::now()) {}
+  ~PhaseTimer() {
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             start)
+                   .count();
+  }
+
+private:
+  double &seconds;
+  std::chrono::steady_clock::time_point start;
+};
 
 double median(SmallVector<double> samples) {
   llvm::sort(samples);
@@ -179,8 +197,17 @@ private:
   /// Builds the candidate's package and harness; false if it cannot be
   /// built or (unless `again`) renders to C already seen.
   bool prepare(Candidate &candidate, bool again = false);
-  /// Compiles the prepared candidates, `jobs` at a time.
-  void compileAll(MutableArrayRef<Candidate> candidates);
+  /// Compiles the prepared candidates, `jobs` at a time; if `bounded`,
+  /// starts no compiler once the time budget is spent (the rest stay
+  /// uncompiled and are not timed).
+  void compileAll(MutableArrayRef<Candidate> candidates, bool bounded = false);
+  /// Whether the kernel's search has used up its time budget.
+  bool overBudget() const {
+    return options.budgetSeconds > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         started)
+                   .count() > options.budgetSeconds;
+  }
   /// Compiles the harness and the pool once, from the first candidate's
   /// folder: they are the same for every candidate of the kernel (same
   /// buffers, same API), so each candidate compiles only its kernel.
@@ -223,6 +250,8 @@ private:
   unsigned nextId = 0;
   unsigned timed = 0;
   double bestMs = 0, heuristicMs = 0;
+  double prepareSeconds = 0, compileSeconds = 0, timeSeconds = 0;
+  std::chrono::steady_clock::time_point started;
 };
 
 OwningOpRef<ModuleOp> Search::applied(ArrayRef<OptAction> actions,
@@ -289,6 +318,7 @@ SmallVector<OptAction> Search::expansions(ArrayRef<OptAction> actions) {
 }
 
 bool Search::prepare(Candidate &candidate, bool again) {
+  PhaseTimer phase(prepareSeconds);
   // Diagnostics of a candidate that fails are the search's business only.
   std::string firstError;
   ScopedDiagnosticHandler quiet(kernel.getContext(), [&](Diagnostic &diag) {
@@ -387,7 +417,8 @@ void Search::compileShared(const Candidate &first) {
   sharedObjects = std::move(objects);
 }
 
-void Search::compileAll(MutableArrayRef<Candidate> candidates) {
+void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
+  PhaseTimer phase(compileSeconds);
   if (!triedShared && !candidates.empty())
     compileShared(candidates.front());
   struct Running {
@@ -404,6 +435,7 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates) {
       note("[" + toText(job.candidate->actions) +
            "] does not compile (see " + job.candidate->dir + "/cc.log)");
   };
+  unsigned skipped = 0;
   for (Candidate &candidate : candidates) {
     while (running.size() >= std::max(1u, options.jobs)) {
       bool any = false;
@@ -421,8 +453,15 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates) {
       if (!any)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    if (bounded && overBudget()) {
+      ++skipped;
+      continue;
+    }
     std::vector<std::string> args = options.compiler;
     args.push_back("-std=c99");
+    // Pipes instead of temporary files between the compiler's stages: the
+    // same code, less file traffic.
+    args.push_back("-pipe");
     args.push_back("-I" + candidate.dir);
     args.push_back(joinPath(candidate.dir, "k.c"));
     if (sharedObjects.empty()) {
@@ -449,18 +488,23 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates) {
     sys::ProcessInfo done = sys::Wait(job.process, std::nullopt);
     finish(job, done.ReturnCode);
   }
+  if (skipped)
+    note(formatv("time budget spent: {0} of {1} candidates not compiled",
+                 skipped, candidates.size()));
 }
 
 void Search::time(Candidate &candidate, double cutoffMs, bool keep) {
   if (!candidate.compiled)
     return;
+  PhaseTimer phase(timeSeconds);
   std::string times = joinPath(candidate.dir, "times.txt");
   std::string outputs = joinPath(candidate.dir, "outputs.bin");
   std::string log = joinPath(candidate.dir, "run.log");
   std::vector<std::string> args = {
       candidate.executable, joinPath(candidate.dir, kName + ".safetensors"),
       std::to_string(options.threads), std::to_string(kMaxSamples),
-      std::to_string(options.timeoutMs), std::to_string(cutoffMs), outputs};
+      std::to_string(options.timeoutMs), std::to_string(cutoffMs),
+      std::to_string(options.flushBytes), outputs};
   SmallVector<StringRef> refs(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(times),
                                           StringRef(log)};
@@ -592,6 +636,7 @@ SmallVector<OptAction> Search::withThreads(ArrayRef<OptAction> actions,
 }
 
 FailureOr<BeamResult> Search::run() {
+  started = std::chrono::steady_clock::now();
   BeamResult result;
   SmallVector<OptAction> heuristic = heuristicActions();
   result.heuristic = heuristic;
@@ -640,6 +685,11 @@ FailureOr<BeamResult> Search::run() {
   bestMs = *beam.front().ms;
 
   for (unsigned round = 0; round < options.maxRounds; ++round) {
+    if (overBudget()) {
+      note(formatv("time budget of {0:f3} s spent after {1} rounds",
+                   options.budgetSeconds, round));
+      break;
+    }
     std::vector<Candidate> candidates;
     for (const Candidate &member : beam)
       for (const OptAction &action : expansions(member.actions)) {
@@ -651,7 +701,7 @@ FailureOr<BeamResult> Search::run() {
       }
     if (candidates.empty())
       break;
-    compileAll(candidates);
+    compileAll(candidates, /*bounded=*/true);
     for (Candidate &c : candidates)
       time(c, bestMs * kCutoff);
     double before = bestMs;
@@ -674,6 +724,9 @@ FailureOr<BeamResult> Search::run() {
   if (result.best != heuristicStart)
     remeasure(heuristicStart, result.best, result.heuristicMs, result.bestMs);
   result.candidates = timed;
+  result.prepareSeconds = prepareSeconds;
+  result.compileSeconds = compileSeconds;
+  result.timeSeconds = timeSeconds;
   // A search must never make a kernel slower than the heuristic does.
   if (result.bestMs >= result.heuristicMs) {
     result.best = heuristic;

@@ -20,6 +20,11 @@
 
 namespace mlir::tgc {
 
+/// Four times the L2 of a core of the machines tgc tunes on (2 MiB here):
+/// enough to evict a kernel's weights from L1 and L2, as the other layers
+/// of a model do between two runs of one kernel.
+constexpr uint64_t kDefaultFlushBytes = 8 << 20;
+
 struct BeamOptions {
   /// Action lists kept each round.
   unsigned beam = 2;
@@ -30,10 +35,19 @@ struct BeamOptions {
   /// Time budget of one candidate's measurement; a candidate whose run
   /// takes much longer is killed and dropped.
   unsigned timeoutMs = 1000;
+  /// Bytes read between timed runs to evict the kernel's weights from the
+  /// caches, as the rest of a model does (TuneHarness.h); 0 times every run
+  /// with the weights warm from the run before.
+  uint64_t flushBytes = kDefaultFlushBytes;
   /// Compilers run at once.
   unsigned jobs = 2;
   /// Rounds at most (each adds one action).
   unsigned maxRounds = 6;
+  /// Seconds a kernel's search may take, from its start: no round and no
+  /// candidate's compile starts after them (0: no limit); the starting
+  /// points and the final re-timing are always done. Bounds a model's tuning time on a busy machine, where
+  /// compiling and timing take several times longer.
+  double budgetSeconds = 0;
   /// The CPU and the thread tasks the pipeline uses (the heuristic's start
   /// and the expand stage need them).
   std::string cpu;
@@ -56,6 +70,9 @@ struct BeamResult {
   double bestMs = 0, heuristicMs = 0;
   /// Candidates timed.
   unsigned candidates = 0;
+  /// Where the search's wall time went, in seconds: building candidates
+  /// (actions, expand, linearize, C), compiling them, timing them.
+  double prepareSeconds = 0, compileSeconds = 0, timeSeconds = 0;
 };
 
 /// Called after every candidate timed, with the count so far.

@@ -177,6 +177,41 @@ KernelsByKey distinctKernels(ModuleOp module, const TuningContext &context) {
   return kernels;
 }
 
+/// The sums of the database's times over every kernel of `module` (a
+/// kernel used twice counts twice): what the model would take with the
+/// heuristic's actions and with the tuned ones, if a kernel inside the
+/// model took what it took alone. Compared with `tgc bench --threads 1`,
+/// it says how well the timing in the search predicts the model.
+void printModelEstimate(ModuleOp module, const TuningDb &db,
+                        const TuningContext &context) {
+  std::string serialized = context.serialize();
+  double heuristicMs = 0, bestMs = 0;
+  unsigned kernels = 0, missing = 0;
+  module.walk([&](KernelOp kernel) {
+    if (!kernel.isLowered())
+      return;
+    ++kernels;
+    const TuningEntry *entry =
+        db.lookup(makeTuningKey(hashKernel(kernel), serialized));
+    if (!entry || entry->heuristicMs <= 0 || entry->bestMs <= 0) {
+      ++missing;
+      return;
+    }
+    heuristicMs += entry->heuristicMs;
+    bestMs += entry->bestMs;
+  });
+  if (kernels == missing)
+    return;
+  errs() << formatv("tgc: tune: the model's {0} kernels timed alone add up "
+                    "to {1:f3} ms with the heuristic's actions, {2:f3} ms "
+                    "tuned ({3:f2}x){4}\n",
+                    kernels - missing, heuristicMs, bestMs,
+                    heuristicMs / bestMs,
+                    missing ? formatv(", {0} kernels without times", missing)
+                                  .str()
+                            : std::string());
+}
+
 std::string joinActions(ArrayRef<OptAction> actions) {
   return join(map_range(actions, [](const OptAction &a) { return toString(a); }),
               " ");
@@ -238,8 +273,10 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   errs() << formatv("tgc: tune: {0} distinct kernels, {1} in the tuning "
                     "database, {2} to search\n",
                     kernels.size(), kernels.size() - todo.size(), todo.size());
-  if (todo.empty())
+  if (todo.empty()) {
+    printModelEstimate(module, db, context);
     return success();
+  }
 
   Expected<ScratchDir> scratch = ScratchDir::create("tgc-tune");
   if (!scratch)
@@ -248,6 +285,8 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   beam.beam = std::max(1u, options.beam);
   beam.threads = std::max(1u, options.threads);
   beam.timeoutMs = std::max(1u, options.timeoutMs);
+  beam.budgetSeconds = options.budgetSeconds;
+  beam.flushBytes = options.warm ? 0 : kDefaultFlushBytes;
   beam.jobs = std::max(1u, std::thread::hardware_concurrency());
   beam.cpu = options.cpu;
   beam.target = *getCpuTarget(options.cpu); // checked by getTuningContext
@@ -256,6 +295,7 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   beam.verbose = options.verbose;
 
   ProgressBar bar(todo.size());
+  double prepareSeconds = 0, compileSeconds = 0, timeSeconds = 0;
   for (auto [index, item] : llvm::enumerate(todo)) {
     auto &[key, kernelAndHash] = item;
     auto [kernel, hash] = kernelAndHash;
@@ -268,6 +308,9 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
     if (failed(result))
       return failure();
     bar.finish(result->bestMs, result->heuristicMs);
+    prepareSeconds += result->prepareSeconds;
+    compileSeconds += result->compileSeconds;
+    timeSeconds += result->timeSeconds;
     if (options.verbose)
       errs() << "tgc: tune: " << kernel.getName() << ": ["
              << joinActions(result->best) << "] (heuristic ["
@@ -295,6 +338,11 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
     if (!options.dbPath.empty() && !db.save(options.dbPath, error))
       return emitError(module.getLoc()) << error;
   }
+  // Where the time went, to see what a faster search must cut.
+  errs() << formatv("tgc: tune: {0:f1} s building candidates, {1:f1} s "
+                    "compiling, {2:f1} s timing\n",
+                    prepareSeconds, compileSeconds, timeSeconds);
+  printModelEstimate(module, db, context);
   return success();
 }
 

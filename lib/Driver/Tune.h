@@ -34,6 +34,11 @@ struct TuneOptions {
   unsigned threads = 1;
   /// Time budget of one candidate (--timeout-ms).
   unsigned timeoutMs = 1000;
+  /// --budget-s: seconds one kernel's search may take (0: no limit).
+  double budgetSeconds = 20;
+  /// --warm: time every run with the weights left in cache by the run
+  /// before, instead of evicted as inside a model.
+  bool warm = false;
   /// The CPU to tune for (--cpu); empty for the host.
   std::string cpu;
   /// --input NAME=FILE: the shapes of dynamic inputs come from the files.

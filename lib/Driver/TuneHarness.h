@@ -28,11 +28,14 @@ enum class FillKind {
 
 /// The C source of the harness for package `name` (weights in a file).
 /// Its arguments: WEIGHTS_FILE THREADS MAX_RUNS BUDGET_MS CUTOFF_MS
-/// [OUTPUTS_FILE]. After
-/// a warm-up it times up to MAX_RUNS samples (each the mean of enough runs
-/// to last about 50 us), stops after BUDGET_MS or as soon as the fastest
-/// sample is slower than CUTOFF_MS (0: never), prints each sample, and
-/// writes the outputs, one after the other, to OUTPUTS_FILE.
+/// FLUSH_BYTES [OUTPUTS_FILE]. After a warm-up it times up to MAX_RUNS
+/// samples (each the mean of enough runs to last about 50 us, at most 8
+/// when cold), stops after BUDGET_MS or as soon as the fastest sample is
+/// slower than CUTOFF_MS (0: never), prints each sample, and writes the
+/// outputs, one after the other, to OUTPUTS_FILE. With FLUSH_BYTES > 0
+/// every run is cold, as inside a model: a buffer that size is read
+/// before it (evicting the weights) and then the inputs (which the
+/// kernel before it would have just written), and only the run is timed.
 std::string generateTuneHarness(llvm::ArrayRef<int64_t> inputBytes,
                                 llvm::ArrayRef<FillKind> inputFill,
                                 llvm::ArrayRef<int64_t> outputBytes,

@@ -23,6 +23,10 @@ def tune_mlp(env):
     _, _, stderr = env.tgc_cmd("tune", env.model("mlp"), "-o", db, *TINY)
     check("3 distinct kernels, 0 in the tuning database, 3 to search" in
           stderr, "unexpected progress output:\n" + stderr)
+    check(re.search(r"s building candidates, [0-9.]+ s compiling, [0-9.]+ s "
+                    r"timing", stderr) and
+          "3 kernels timed alone add up to" in stderr,
+          "no phase times or model estimate:\n" + stderr)
     with open(db) as f:
         data = json.load(f)
     check(data["format"] == "tgc-tuning-db", "format: %s" % data.get("format"))
@@ -122,6 +126,30 @@ def db_compile(env):
     env.check_no_scratch_left()
 
 
+def warm_budget(env):
+    """--warm times with warm caches; --budget-s stops a kernel's search
+    after its starting points (the heuristic's actions and their
+    prefixes, then at most the alternating re-timing)."""
+    db = env.path("warm.json")
+    _, _, stderr = env.tgc_cmd("tune", env.model("mlp"), "-o", db, "--warm",
+                               "--budget-s", "0.001", *TINY, "-v")
+    check("time budget of 0.001 s spent after 0 rounds" in stderr,
+          "the budget did not stop the rounds:\n" + stderr)
+    with open(db) as f:
+        entries = json.load(f)["entries"]
+    check(len(entries) == 3, "expected 3 entries, got %d" % len(entries))
+    for entry in entries:
+        starts = len([a for a in entry["heuristic_actions"]
+                      if not a.startswith("THREAD")]) + 1
+        check(entry["candidates"] <= starts + 2 * 3,
+              "searched past the budget: %s" % entry)
+    # The database still applies: the tuned MLP computes the reference.
+    _, stdout, _ = env.tgc_cmd("verify",
+                               os.path.join(env.source, "models", "mlp"),
+                               "--tuning-db", db)
+    check("PASS" in stdout and "FAIL" not in stdout, stdout)
+
+
 def bad_db(env):
     """A file that is not a database, and an entry edited by hand."""
     not_db = env.path("not_db.json")
@@ -166,4 +194,5 @@ def bad_db(env):
 
 
 if __name__ == "__main__":
-    main({"db_compile": db_compile, "bad_db": bad_db})
+    main({"db_compile": db_compile, "warm_budget": warm_budget,
+          "bad_db": bad_db})

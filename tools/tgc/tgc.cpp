@@ -201,6 +201,13 @@ void addTune(CLI::App &app, Arguments &args) {
   cmd->add_option("--timeout-ms", args.tune.timeoutMs,
                   "time budget of one candidate (default 1000)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--budget-s", args.tune.budgetSeconds,
+                  "seconds one kernel's search may take: no compile starts "
+                  "after them (default 20, 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--warm", args.tune.warm,
+                "time candidates with their weights warm in cache (default: "
+                "evicted before every run, as inside a model)");
   cmd->add_option("--cpu", args.tune.cpu,
                   "CPU the C is tuned for (default: this host)");
   cmd->add_flag("-v,--verbose", args.verbose,
