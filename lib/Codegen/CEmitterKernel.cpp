@@ -27,6 +27,7 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "Codegen/CEmitterMatrix.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -815,7 +816,39 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
         if (language.localPrefix.empty())
           return d.emitOpError("needs workgroup memory, which this target "
                                "does not have");
-        return renderDefine(d, d.getSize(), "smem", language.localPrefix);
+        std::string qualifier = language.localPrefix;
+        if (!language.matrixTileAlign.empty() &&
+            llvm::any_of(d->getUsers(), [](Operation *user) {
+              return isa<WmmaOp, StoreAccOp>(user);
+            }))
+          qualifier += " " + language.matrixTileAlign;
+        return renderDefine(d, d.getSize(), "smem", qualifier);
+      })
+      // Tensor cores (CEmitterMatrix.h).
+      .Case<DefineAccOp>([&](DefineAccOp d) -> LogicalResult {
+        std::string name = newName("wmma");
+        FailureOr<SmallVector<std::string>> lines =
+            renderDefineAcc(d, language, name);
+        if (failed(lines))
+          return failure();
+        lanes[d.getResult()] = {name};
+        for (const std::string &text : *lines)
+          line(text);
+        return success();
+      })
+      .Case<WmmaOp>([&](WmmaOp w) {
+        for (const std::string &text :
+             renderWmma(w, language, lanes[w.getAcc()].front(),
+                        lanes[w.getA()].front(), lanes[w.getB()].front()))
+          line(text);
+        return success();
+      })
+      .Case<StoreAccOp>([&](StoreAccOp s) {
+        for (const std::string &text :
+             renderStoreAcc(s, language, lanes[s.getDst()].front(),
+                            lanes[s.getAcc()].front()))
+          line(text);
+        return success();
       })
       .Case<SpecialOp>([&](SpecialOp s) -> LogicalResult {
         auto it = language.specialIndices.find(s.getName());

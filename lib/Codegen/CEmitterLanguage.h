@@ -16,6 +16,15 @@
 
 namespace mlir::tgc {
 
+/// The matrix units tgc.wmma runs on (CEmitterMatrix.h).
+enum class MatrixUnit {
+  None,
+  /// CUDA's warp matrix functions, tf32 m16n16k8.
+  CudaWmma,
+  /// Metal's simdgroup_float8x8.
+  MetalSimdgroup,
+};
+
 struct CStyleLanguage {
   /// Written before a kernel's name ("static void" in C, where kernels are
   /// private to the model's source; `extern "C" __global__ void` in CUDA).
@@ -52,6 +61,12 @@ struct CStyleLanguage {
   /// types and macros of CEmitterHelpers: GCC/clang vector extensions, an
   /// array in a struct elsewhere) rather than one scalar per lane.
   bool nativeVectors = true;
+
+  /// What renders the tensor-core ops; none on a CPU.
+  MatrixUnit matrixUnit = MatrixUnit::None;
+  /// Qualifier added to workgroup buffers the matrix units read or write
+  /// (CUDA's wmma loads and stores want 256-bit aligned addresses).
+  std::string matrixTileAlign;
 
   /// C99 for a CPU, with native vectors.
   static CStyleLanguage c() { return CStyleLanguage(); }

@@ -51,6 +51,8 @@ CStyleLanguage mlir::tgc::getCudaLanguage(KernelOp kernel) {
   }
   // Lanes are scalars: a GPU thread is the SIMD lane already.
   language.nativeVectors = false;
+  language.matrixUnit = MatrixUnit::CudaWmma;
+  language.matrixTileAlign = "__align__(32)";
   return language;
 }
 

@@ -11,6 +11,7 @@
 #include "Codegen/CEmitterSupport.h"
 #include "Codegen/GpuLaunch.h"
 #include "Codegen/GpuLanguages.h"
+#include "Codegen/TensorCores.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -61,8 +62,13 @@ LogicalResult mlir::tgc::emitGpuKernels(const ModelLayout &layout,
   helpers.print(helperStream);
   if (cuda) {
     os << "#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n"
-          "#include <string.h>\n\n"
-       << getCudaHelpers(helperText);
+          "#include <string.h>\n";
+    // The warp matrix functions, for kernels on tensor cores.
+    if (llvm::any_of(layout.kernels, [](const KernelCall &call) {
+          return usesTensorCores(call.op);
+        }))
+      os << "#include <mma.h>\n";
+    os << "\n" << getCudaHelpers(helperText);
   } else {
     FailureOr<std::string> metalHelpers = getMetalHelpers(helperText);
     if (failed(metalHelpers)) {

@@ -12,10 +12,17 @@
 //    power of two that divides each, up to `maxThreads` threads in all;
 //    an innermost axis that only a small power of two divides is padded to
 //    a multiple of 32 first (PADTO gates the extra threads' accesses).
+// Before all that, a matmul or convolution goes to the tensor cores (TC)
+// where the target has them and M, N and K each fill at least one tile:
+// a warp then does a tile's multiply-adds at the matrix units' rate. A
+// matrix-vector product (M = 1, the MLP's layers at batch 1) has no M axis
+// of its own and stays on the plain path, which would waste 15 of the 16
+// rows of a tile on padding.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/GpuHeuristic.h"
+#include "Codegen/TensorCores.h"
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -43,6 +50,12 @@ bool apply(KernelOp kernel, OptKind kind, int64_t axis, int64_t amount) {
 
 void mlir::tgc::applyGpuHeuristic(KernelOp kernel,
                                   const GpuHeuristicOptions &options) {
+  if (options.tensorCoreTile)
+    if (std::optional<OptAction> tc =
+            chooseTensorCores(kernel, options.tensorCoreTile))
+      if (succeeded(applyOptAction(kernel, *tc)))
+        return;
+
   SmallVector<int64_t> outputs, reductions;
   int64_t outputSize = 1, reduceSize = 1;
   bool reduces = false;

@@ -19,6 +19,8 @@ struct GpuHeuristicOptions {
   /// Most threads of a workgroup (the product of the LOCAL and GROUP
   /// amounts).
   int64_t maxThreads = 256;
+  /// Tile of the target's tensor cores (TensorCores.h), 0 for none.
+  int64_t tensorCoreTile = 0;
 };
 
 /// Chooses and applies actions to `kernel` (lowered, not expanded), each

@@ -33,11 +33,20 @@ struct GpuOptimize : impl::TgcGpuOptimizeBase<GpuOptimize> {
         getOperation().emitError("tgc-gpu-optimize: THREAD is a CPU action");
         return signalPassFailure();
       }
+      if (action->kind == OptKind::Tc && action->amount != tensorCoreTile) {
+        getOperation().emitError("tgc-gpu-optimize: ")
+            << word.trim() << " needs tiles of " << action->amount
+            << "; this target's tensor cores take "
+            << (tensorCoreTile ? std::to_string(tensorCoreTile)
+                               : std::string("none"));
+        return signalPassFailure();
+      }
       listed.push_back(*action);
     }
 
     GpuHeuristicOptions options;
     options.maxThreads = maxThreads;
+    options.tensorCoreTile = tensorCoreTile;
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       if (!kernel.isLowered() || kernel.getOpts())
         return WalkResult::advance();

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Passes.h"
+#include "Codegen/TensorCores.h"
 #include "IR/TgcOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -358,7 +359,9 @@ struct Linearize : impl::TgcLinearizeBase<Linearize> {
   void runOnOperation() final {
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp kernel) {
-      if (kernel.isLowered())
+      // The TC action writes its kernels out in linear form already
+      // (TensorCores.h): staging, barriers and the warp's tile in order.
+      if (kernel.isLowered() && !usesTensorCores(kernel))
         kernels.push_back(kernel);
     });
     for (KernelOp kernel : kernels)

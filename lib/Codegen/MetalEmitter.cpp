@@ -43,6 +43,7 @@ CStyleLanguage mlir::tgc::getMetalLanguage(KernelOp kernel) {
         std::string("lid.") + axes[i];
   }
   language.nativeVectors = false;
+  language.matrixUnit = MatrixUnit::MetalSimdgroup;
   return language;
 }
 

@@ -11,6 +11,7 @@
 
 #include "Codegen/OptActions.h"
 #include "Codegen/PackWeights.h"
+#include "Codegen/TensorCores.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -32,6 +33,7 @@ constexpr KindInfo kKinds[] = {
     {OptKind::Thread, "THREAD"}, {OptKind::Padto, "PADTO"},
     {OptKind::Local, "LOCAL"},   {OptKind::Group, "GROUP"},
     {OptKind::GroupTop, "GROUPTOP"}, {OptKind::Pack, "PACK"},
+    {OptKind::Tc, "TC"},
 };
 
 StringRef kindName(OptKind kind) {
@@ -73,9 +75,10 @@ SplitPlan planFor(OptKind kind) {
     return {AxisType::group_reduce, true};
   case OptKind::Padto:
   case OptKind::Pack:
+  case OptKind::Tc:
     break;
   }
-  llvm_unreachable("PADTO and PACK do not split");
+  llvm_unreachable("PADTO, PACK and TC do not split");
 }
 
 int64_t nextRangeId(KernelOp kernel) {
@@ -254,6 +257,10 @@ int64_t laneCount(KernelOp kernel) {
 } // namespace
 
 std::string mlir::tgc::toString(const OptAction &action) {
+  if (action.kind == OptKind::Tc)
+    return (Twine("TC(") + Twine(action.axis) + "," + Twine(action.nAxis) +
+            "," + Twine(action.kAxis) + "," + Twine(action.amount) + ")")
+        .str();
   std::string text = (kindName(action.kind) + "(" + Twine(action.axis) +
                       "," + Twine(action.amount))
                          .str();
@@ -267,6 +274,18 @@ std::optional<OptAction> mlir::tgc::parseOptAction(StringRef text) {
   auto [name, rest] = text.split('(');
   if (!rest.consume_back(")"))
     return std::nullopt;
+  if (name == "TC") {
+    // TC(m,n,k,tile): four numbers.
+    SmallVector<StringRef, 4> numbers;
+    rest.split(numbers, ',');
+    OptAction action{OptKind::Tc, 0, 0};
+    if (numbers.size() != 4 || numbers[0].trim().getAsInteger(10, action.axis) ||
+        numbers[1].trim().getAsInteger(10, action.nAxis) ||
+        numbers[2].trim().getAsInteger(10, action.kAxis) ||
+        numbers[3].trim().getAsInteger(10, action.amount))
+      return std::nullopt;
+    return action;
+  }
   auto [axisText, amountText] = rest.split(',');
   StringRef inputText;
   std::tie(amountText, inputText) = amountText.split(',');
@@ -311,8 +330,11 @@ std::string mlir::tgc::checkOptAction(KernelOp kernel,
                                       const OptAction &action) {
   if (!kernel.isLowered())
     return "the kernel is not lowered";
+  // A TC action leaves the kernel in its final form (TensorCores.h).
   bool linearized = false;
-  kernel.walk([&](DefineRegOp) { linearized = true; });
+  kernel.walk([&](Operation *op) {
+    linearized |= isa<DefineRegOp, DefineLocalOp, DefineAccOp>(op);
+  });
   if (linearized)
     return "the kernel is already linearized";
   RangeOp range = findRange(kernel, action.axis);
@@ -332,6 +354,8 @@ std::string mlir::tgc::checkOptAction(KernelOp kernel,
       return "the block does not divide the axis";
     return "";
   }
+  if (action.kind == OptKind::Tc)
+    return checkTensorCores(kernel, action);
   if (action.amount < 2)
     return "the amount must be at least 2";
   AxisType axis = range.getAxis();
@@ -388,6 +412,8 @@ LogicalResult mlir::tgc::applyOptAction(KernelOp kernel,
     packWeight(kernel, action.input, range, action.amount);
   else if (action.kind == OptKind::Thread)
     applyThread(kernel, range, action.amount);
+  else if (action.kind == OptKind::Tc)
+    applyTensorCores(kernel, action);
   else
     applySplit(kernel, range, action);
   recordAction(kernel, action);

@@ -40,6 +40,10 @@ enum class OptKind {
   /// dim walked by the axis comes last, in blocks of `amount` elements
   /// (PackWeights.h).
   Pack,
+  /// GPU: a matmul-shaped reduce on tensor cores (TensorCores.h): output
+  /// axes `axis` (M) and `nAxis` (N) in tiles of `amount` (16 on CUDA, 8 on
+  /// Metal), reduce axis `kAxis` in steps of 8, one warp a tile.
+  Tc,
 };
 
 struct OptAction {
@@ -49,14 +53,18 @@ struct OptAction {
   int64_t amount;
   /// PACK only: the kernel input (operand index) of the weight.
   int64_t input = 0;
+  /// TC only: the N and K axes (`axis` is M, `amount` the tile).
+  int64_t nAxis = 0;
+  int64_t kAxis = 0;
 
   bool operator==(const OptAction &other) const {
     return kind == other.kind && axis == other.axis &&
-           amount == other.amount && input == other.input;
+           amount == other.amount && input == other.input &&
+           nAxis == other.nAxis && kAxis == other.kAxis;
   }
 };
 
-/// "UPCAST(1,16)", "PACK(0,32,1)".
+/// "UPCAST(1,16)", "PACK(0,32,1)", "TC(0,1,2,16)" (M, N, K axes, tile).
 std::string toString(const OptAction &action);
 
 /// Parses toString's form; std::nullopt if `text` is not one.

@@ -33,6 +33,11 @@ struct Optimize : impl::TgcOptimizeBase<Optimize> {
             << word.trim() << "' is not an opt action, such as UPCAST(0,4)";
         return signalPassFailure();
       }
+      if (action->kind == OptKind::Tc) {
+        getOperation().emitError("tgc-optimize: TC is a GPU action (a CPU "
+                                 "has no tensor cores)");
+        return signalPassFailure();
+      }
       listed.push_back(*action);
     }
 

@@ -166,6 +166,9 @@ def TgcGpuOptimize : Pass<"tgc-gpu-optimize", "::mlir::ModuleOp"> {
     split across the threads of a workgroup (GROUP), and the innermost
     output axes become workgroup axes (LOCAL) of up to `max-threads`
     threads in all, an axis no power of two divides padded first (PADTO).
+    With `tensor-core-tile`, a matmul or convolution whose M, N and K each
+    fill a tile goes to the tensor cores instead (TC, TensorCores.h); a TC
+    action whose tile is not the target's is an error.
   }];
   let options = [
     Option<"heuristic", "heuristic", "bool", "true",
@@ -173,7 +176,10 @@ def TgcGpuOptimize : Pass<"tgc-gpu-optimize", "::mlir::ModuleOp"> {
     Option<"actions", "actions", "std::string", "\"\"",
            "actions applied to every kernel, e.g. LOCAL(0,32);GROUP(1,16)">,
     Option<"maxThreads", "max-threads", "int64_t", "256",
-           "most threads the heuristic puts in a workgroup">
+           "most threads the heuristic puts in a workgroup">,
+    Option<"tensorCoreTile", "tensor-core-tile", "int64_t", "0",
+           "tile of the target's matrix units for TC: 16 (CUDA wmma tf32), "
+           "8 (Metal simdgroup matrices), 0 (none)">
   ];
 }
 

@@ -61,6 +61,9 @@ static const Stage kStages[] = {
        if (options.target == "cuda" || options.target == "metal") {
          TgcGpuOptimizeOptions gpu;
          gpu.heuristic = options.optimize;
+         // The tile of each target's matrix units (TensorCores.h): CUDA's
+         // tf32 wmma is m16n16k8, Metal's simdgroup_float8x8 8x8x8.
+         gpu.tensorCoreTile = options.target == "cuda" ? 16 : 8;
          pm.addPass(createTgcGpuOptimize(gpu));
          return;
        }

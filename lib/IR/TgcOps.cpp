@@ -325,6 +325,55 @@ LogicalResult DefineLocalOp::verify() {
   return verifyDefine(*this, getSize(), getType(), AddrSpace::local);
 }
 
+/// The tgc.define_acc an accumulator operand comes from, or null.
+static DefineAccOp accumulatorOf(Value acc) {
+  return acc.getDefiningOp<DefineAccOp>();
+}
+
+/// Whether `pointer` points into workgroup memory holding f32 and, when it
+/// is a buffer's start, holds at least `elements`.
+static bool isLocalTile(Value pointer, int64_t elements) {
+  auto ptr = cast<PtrType>(pointer.getType());
+  if (ptr.getAddrSpace() != AddrSpace::local || !ptr.getElementType().isF32())
+    return false;
+  if (auto define = pointer.getDefiningOp<DefineLocalOp>())
+    return (int64_t)define.getSize() >= elements;
+  return true;
+}
+
+LogicalResult DefineAccOp::verify() {
+  if (getM() <= 0 || getN() <= 0)
+    return emitOpError("tile sizes must be positive");
+  auto ptr = cast<PtrType>(getType());
+  if (ptr.getAddrSpace() != AddrSpace::reg || !ptr.getElementType().isF32())
+    return emitOpError("must give an f32 pointer in the reg address space");
+  return success();
+}
+
+LogicalResult WmmaOp::verify() {
+  DefineAccOp acc = accumulatorOf(getAcc());
+  if (!acc)
+    return emitOpError("accumulates into a value that is not a "
+                       "tgc.define_acc");
+  int64_t m = acc.getM(), n = acc.getN(), k = getK();
+  if (k <= 0)
+    return emitOpError("k must be positive");
+  if (!isLocalTile(getA(), m * k) || !isLocalTile(getB(), k * n))
+    return emitOpError("reads its tiles from f32 workgroup memory of ")
+           << m << "x" << k << " and " << k << "x" << n << " elements";
+  return success();
+}
+
+LogicalResult StoreAccOp::verify() {
+  DefineAccOp acc = accumulatorOf(getAcc());
+  if (!acc)
+    return emitOpError("stores a value that is not a tgc.define_acc");
+  if (!isLocalTile(getDst(), acc.getM() * acc.getN()))
+    return emitOpError("writes to f32 workgroup memory of fewer than ")
+           << acc.getM() * acc.getN() << " elements";
+  return success();
+}
+
 LogicalResult ConstOp::verify() {
   if (getValue().getType() != getType())
     return emitOpError("value type ")

@@ -401,6 +401,55 @@ def Tgc_MulaccOp : Tgc_Op<"mulacc", [Pure, SameOperandsAndResultType]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor cores (tinygrad WMMA). tinygrad's WMMA multiplies fragments that
+// the expander spreads over a warp's registers; tgc's works on tiles staged
+// in workgroup memory, which CUDA's wmma API and Metal's simdgroup matrices
+// both load from, so one op renders on both. The accumulator is a tile of
+// its own (define_acc), zeroed where it is defined, that the warp keeps in
+// registers across the reduce loop.
+//===----------------------------------------------------------------------===//
+
+def Tgc_DefineAccOp : Tgc_Op<"define_acc"> {
+  let summary = "a warp's zeroed m x n accumulator tile for tgc.wmma (tinygrad Ops.WMMA's accumulator)";
+  let description = [{
+    Every thread of the warp (CUDA) or simdgroup (Metal) holds its share.
+    Example: `%acc = tgc.define_acc 16, 16 : !tgc.ptr<f32, reg>`
+  }];
+  let arguments = (ins I64Attr:$m, I64Attr:$n);
+  let results = (outs Tgc_AnyPtr:$result);
+  let assemblyFormat = "$m `,` $n attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tgc_WmmaOp : Tgc_Op<"wmma", [AllTypesMatch<["a", "b"]>]> {
+  let summary = "acc += a * b on a warp's tensor cores (tinygrad Ops.WMMA)";
+  let description = [{
+    `a` is the m x k tile at the start of a workgroup buffer (row-major, k
+    elements a row), `b` the k x n tile (row-major, n a row), `acc` a
+    tgc.define_acc of m x n. Every thread of the warp runs it with the same
+    operands. CUDA renders nvcuda::wmma (tf32, m16n16k8), Metal
+    simdgroup_float8x8 (m8n8k8).
+
+    Example: `tgc.wmma %acc, %sa, %sb k 8 : !tgc.ptr<f32, reg>, !tgc.ptr<f32, local>`
+  }];
+  let arguments = (ins Tgc_AnyPtr:$acc, Tgc_AnyPtr:$a, Tgc_AnyPtr:$b,
+                       I64Attr:$k);
+  let assemblyFormat =
+      "$acc `,` $a `,` $b `k` $k attr-dict `:` type($acc) `,` type($a)";
+  let hasVerifier = 1;
+}
+
+def Tgc_StoreAccOp : Tgc_Op<"store_acc"> {
+  let summary = "write an accumulator tile to workgroup memory, row-major (tinygrad: the WMMA result's stores)";
+  let description = [{
+    Example: `tgc.store_acc %smem, %acc : !tgc.ptr<f32, local>, !tgc.ptr<f32, reg>`
+  }];
+  let arguments = (ins Tgc_AnyPtr:$dst, Tgc_AnyPtr:$acc);
+  let assemblyFormat = "$dst `,` $acc attr-dict `:` type($dst) `,` type($acc)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Memory (tinygrad INDEX, LOAD, STORE)
 //===----------------------------------------------------------------------===//
 

@@ -25,6 +25,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 #define __shared__ static thread_local
 #define __syncthreads() tgc_emu::barrier()
 #define threadIdx (tgc_emu::current.thread)

@@ -211,3 +211,20 @@ module {
     }
   }
 #-}
+
+// -----
+
+// Tensor cores (the TC action) are for CUDA and Metal.
+module {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %k = tgc.kernel "E_4" (%x) {arena_offset = array<i64: -1>} : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+      // expected-error @+1 {{needs tensor cores, which this target does not have}}
+      %acc = tgc.define_acc 16, 16 : !tgc.ptr<f32, reg>
+      %tile = tgc.define_local 256 : !tgc.ptr<f32, local>
+      tgc.store_acc %tile, %acc : !tgc.ptr<f32, local>, !tgc.ptr<f32, reg>
+      tgc.sink
+    }
+    return %k : tensor<4xf32>
+  }
+}
