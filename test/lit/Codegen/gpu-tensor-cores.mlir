@@ -3,6 +3,7 @@
 // RUN: tgc-opt %s --split-input-file --tgc-gpu-optimize | FileCheck %s --check-prefix=NOTC
 // RUN: not tgc-opt %s --split-input-file --tgc-gpu-optimize="actions=TC(0,1,2,16)" 2>&1 | FileCheck %s --check-prefix=NOUNIT
 // RUN: tgc-opt %s --split-input-file --tgc-gpu-optimize="tensor-core-tile=16" --tgc-linearize --tgc-gpu-dims | FileCheck %s --check-prefix=DIMS
+// RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=TC(0,1,2,16)" 2>&1 | FileCheck %s --check-prefix=CPU
 // The TC action (TensorCores.h): a matmul or convolution on tensor cores,
 // one warp of 32 threads per tile of the output, chosen by the GPU
 // heuristic where the target has tensor cores (tensor-core-tile).
@@ -67,6 +68,7 @@
 //       NOTC:   opts = ["LOCAL(1,16)"
 // A TC action that the target cannot run is an error.
 // NOUNIT: TC(0,1,2,16) needs tiles of 16; this target's tensor cores take none
+// CPU: tgc-optimize: TC is a GPU action (a CPU has no tensor cores)
 // tgc-linearize leaves the TC kernel as it is; after tgc-gpu-dims the tiles
 // are the grid, the warp the block.
 // DIMS-LABEL: func @matmul_bias_relu(
