@@ -212,6 +212,19 @@ void printModelEstimate(ModuleOp module, const TuningDb &db,
                             : std::string());
 }
 
+/// A kernel's work: the product of its ranges' bounds, the number of times
+/// its innermost body runs. Shares the model's time budget among kernels,
+/// so that the big convolutions get rounds and the pads little more than
+/// their starting points.
+double kernelWork(KernelOp kernel) {
+  double work = 1;
+  kernel.walk([&](RangeOp range) { work *= std::max<int64_t>(1, range.getBound()); });
+  return work;
+}
+
+/// Seconds every kernel gets at least (its starting points take a few).
+constexpr double kMinKernelSeconds = 2;
+
 std::string joinActions(ArrayRef<OptAction> actions) {
   return join(map_range(actions, [](const OptAction &a) { return toString(a); }),
               " ");
@@ -285,7 +298,6 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   beam.beam = std::max(1u, options.beam);
   beam.threads = std::max(1u, options.threads);
   beam.timeoutMs = std::max(1u, options.timeoutMs);
-  beam.budgetSeconds = options.budgetSeconds;
   beam.flushBytes = options.warm ? 0 : kDefaultFlushBytes;
   beam.jobs = std::max(1u, std::thread::hardware_concurrency());
   beam.cpu = options.cpu;
@@ -294,12 +306,19 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   beam.compiler = getTuningCompiler(options.cpu);
   beam.verbose = options.verbose;
 
+  double totalWork = 0;
+  for (auto &item : todo)
+    totalWork += kernelWork(item.second.first);
   ProgressBar bar(todo.size());
   double prepareSeconds = 0, compileSeconds = 0, timeSeconds = 0;
   for (auto [index, item] : llvm::enumerate(todo)) {
     auto &[key, kernelAndHash] = item;
     auto [kernel, hash] = kernelAndHash;
     beam.workDir = (scratch->path() + "/k" + Twine(index)).str();
+    if (options.budgetSeconds > 0)
+      beam.budgetSeconds =
+          std::max(std::min(options.budgetSeconds, kMinKernelSeconds),
+                   options.budgetSeconds * kernelWork(kernel) / totalWork);
     bar.start(kernel.getName());
     FailureOr<BeamResult> result = searchKernel(
         kernel, beam, [&](unsigned timed, double bestMs, double heuristicMs) {

@@ -34,8 +34,11 @@ struct TuneOptions {
   unsigned threads = 1;
   /// Time budget of one candidate (--timeout-ms).
   unsigned timeoutMs = 1000;
-  /// --budget-s: seconds one kernel's search may take (0: no limit).
-  double budgetSeconds = 20;
+  /// --budget-s: seconds the search of the model's kernels may take (0: no
+  /// limit), shared among them by their work (the product of their ranges'
+  /// bounds), at least 2 s each; the starting points of every kernel are
+  /// always timed, so a model of many small kernels can take longer.
+  double budgetSeconds = 360;
   /// --warm: time every run with the weights left in cache by the run
   /// before, instead of evicted as inside a model.
   bool warm = false;

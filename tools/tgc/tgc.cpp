@@ -202,8 +202,9 @@ void addTune(CLI::App &app, Arguments &args) {
                   "time budget of one candidate (default 1000)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--budget-s", args.tune.budgetSeconds,
-                  "seconds one kernel's search may take: no compile starts "
-                  "after them (default 20, 0: no limit)")
+                  "seconds for the model's search, shared among its kernels "
+                  "by their work, at least 2 s each: no compile starts "
+                  "after a kernel's share (default 360, 0: no limit)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--warm", args.tune.warm,
                 "time candidates with their weights warm in cache (default: "
