@@ -36,9 +36,9 @@ struct BeamOptions {
   /// takes much longer is killed and dropped.
   unsigned timeoutMs = 1000;
   /// Bytes read between timed runs to evict the kernel's weights from the
-  /// caches, as the rest of a model does (TuneHarness.h); 0 times every run
-  /// with the weights warm from the run before.
-  uint64_t flushBytes = kDefaultFlushBytes;
+  /// caches, as the rest of a model does (TuneHarness.h, tgc tune --cold);
+  /// 0 times every run with the weights warm from the run before.
+  uint64_t flushBytes = 0;
   /// Compilers run at once.
   unsigned jobs = 2;
   /// Rounds at most (each adds one action).

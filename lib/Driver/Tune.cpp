@@ -298,7 +298,7 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   beam.beam = std::max(1u, options.beam);
   beam.threads = std::max(1u, options.threads);
   beam.timeoutMs = std::max(1u, options.timeoutMs);
-  beam.flushBytes = options.warm ? 0 : kDefaultFlushBytes;
+  beam.flushBytes = options.cold ? kDefaultFlushBytes : 0;
   beam.jobs = std::max(1u, std::thread::hardware_concurrency());
   beam.cpu = options.cpu;
   beam.target = *getCpuTarget(options.cpu); // checked by getTuningContext

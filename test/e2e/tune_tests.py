@@ -126,13 +126,13 @@ def db_compile(env):
     env.check_no_scratch_left()
 
 
-def warm_budget(env):
-    """--warm times with warm caches; --budget-s (the model's, shared among
+def cold_budget(env):
+    """--cold times with cold caches; --budget-s (the model's, shared among
     its kernels) stops a kernel's search after its starting points (the
     heuristic's actions and their prefixes, then at most the alternating
     re-timing)."""
-    db = env.path("warm.json")
-    _, _, stderr = env.tgc_cmd("tune", env.model("mlp"), "-o", db, "--warm",
+    db = env.path("cold.json")
+    _, _, stderr = env.tgc_cmd("tune", env.model("mlp"), "-o", db, "--cold",
                                "--budget-s", "0.001", *TINY, "-v")
     check(len(re.findall(r"time budget of [0-9.]+ s spent after 0 rounds",
                          stderr)) == 3,
@@ -196,5 +196,5 @@ def bad_db(env):
 
 
 if __name__ == "__main__":
-    main({"db_compile": db_compile, "warm_budget": warm_budget,
+    main({"db_compile": db_compile, "cold_budget": cold_budget,
           "bad_db": bad_db})

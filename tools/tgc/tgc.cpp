@@ -206,9 +206,10 @@ void addTune(CLI::App &app, Arguments &args) {
                   "by their work, at least 2 s each: no compile starts "
                   "after a kernel's share (default 360, 0: no limit)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--warm", args.tune.warm,
-                "time candidates with their weights warm in cache (default: "
-                "evicted before every run, as inside a model)");
+  cmd->add_flag("--cold", args.tune.cold,
+                "evict the caches (an 8 MiB read) before every timed run, "
+                "as the rest of a model does (default: weights warm from "
+                "the run before)");
   cmd->add_option("--cpu", args.tune.cpu,
                   "CPU the C is tuned for (default: this host)");
   cmd->add_flag("-v,--verbose", args.verbose,
