@@ -218,7 +218,8 @@ void printModelEstimate(ModuleOp module, const TuningDb &db,
 /// their starting points.
 double kernelWork(KernelOp kernel) {
   double work = 1;
-  kernel.walk([&](RangeOp range) { work *= std::max<int64_t>(1, range.getBound()); });
+  kernel.walk(
+      [&](RangeOp range) { work *= std::max<int64_t>(1, range.getBound()); });
   return work;
 }
 
@@ -306,9 +307,18 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   beam.compiler = getTuningCompiler(options.cpu);
   beam.verbose = options.verbose;
 
-  double totalWork = 0;
+  // A kernel with two reductions side by side (a convolution with its
+  // shortcut's fused in) multiplies both reduce bounds: its work is capped
+  // at 4x the upper quartile's, so that it cannot starve the others.
+  SmallVector<double> works;
   for (auto &item : todo)
-    totalWork += kernelWork(item.second.first);
+    works.push_back(kernelWork(item.second.first));
+  SmallVector<double> sorted = works;
+  llvm::sort(sorted);
+  double workCap = 4 * sorted[sorted.size() * 3 / 4];
+  double totalWork = 0;
+  for (double &work : works)
+    totalWork += work = std::min(work, workCap);
   ProgressBar bar(todo.size());
   double prepareSeconds = 0, compileSeconds = 0, timeSeconds = 0;
   for (auto [index, item] : llvm::enumerate(todo)) {
@@ -318,7 +328,10 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
     if (options.budgetSeconds > 0)
       beam.budgetSeconds =
           std::max(std::min(options.budgetSeconds, kMinKernelSeconds),
-                   options.budgetSeconds * kernelWork(kernel) / totalWork);
+                   options.budgetSeconds * works[index] / totalWork);
+    if (options.verbose)
+      errs() << formatv("tgc: tune: {0}: work {1:e}, budget {2:f1} s\n",
+                        kernel.getName(), works[index], beam.budgetSeconds);
     bar.start(kernel.getName());
     FailureOr<BeamResult> result = searchKernel(
         kernel, beam, [&](unsigned timed, double bestMs, double heuristicMs) {
