@@ -411,8 +411,8 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   when timed on more than one thread, else the heuristic's split is kept),
   renders each candidate as a one-kernel package with a timing harness
   (made-up inputs, the real weights), compiles them in parallel with `cc -O3
-  -march=native` (or `--cpu`), times them one at a time (median of up to 9
-  samples, early stop at 1.5x the best, a time budget each), drops any
+  -march=native` (or `--cpu`), times them one at a time (median of up to 5
+  samples; one past twice the best stops after one), drops any
   whose outputs differ from the heuristic's, keeps the best N, and stops
   when a round gains less than 2%. The best and the heuristic's choice are
   timed again, alternating; the heuristic's is kept unless beaten.
@@ -425,8 +425,14 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   database lacks and adds it; `tgc tune --report DB.json` lists each
   kernel's time with the heuristic's actions and the tuned ones.
   `bench/run.py --tune` tunes every model first and adds a "tgc tuned"
-  column. Kernels are timed alone, with their weights warm in cache: a
-  gain there can shrink inside the whole model.
+  column. The model has one time budget (`tgc tune --budget-s`, default
+  360 s; ResNet-18 tunes in about 8 minutes on 2 cores), shared among its
+  kernels by their work, so no round starts once a kernel's share is spent.
+  Kernels are timed alone, with their weights warm in cache (`--cold`
+  reads an 8 MiB buffer before every run to evict them; on the transformer
+  block the warm choices ran faster in the model): a gain there can shrink
+  inside the whole model. `tgc run` and `tgc verify` take `--tuning-db`
+  too, so a tuned package is checked against the reference.
 - Vectors are GCC/clang vector extensions behind `tgc_f32x16_*` macros,
   with a portable struct-of-array fallback (`-DTGC_VECTOR_EXTENSIONS=0`,
   used by any other compiler). a*b+c is one fused multiply-add: clang
