@@ -135,26 +135,66 @@ Value wrapIndices(TensorBuilder &tb, Value idx, int64_t n) {
   return tb.where(negative, tb.add(idx, tb.splatLike(idx, n)), idx);
 }
 
-/// Gather with constant indices in arithmetic progression: a strided
-/// slice. Otherwise tinygrad's one-hot: compare the indices with an arange
-/// along the gathered axis, select, and sum the axis away.
-LogicalResult decomposeGather(NodeContext &ctx) {
+/// The operands of Gather and GatherElements: the data, the indices and
+/// the normalized `axis` (default 0) they index along.
+struct GatherOperands {
+  Value data, indices;
+  int64_t axis;
+};
+
+/// Reads the GatherOperands; nullopt after an error.
+std::optional<GatherOperands> readGatherOperands(NodeContext &ctx) {
   Value data = ctx.requiredInput(0, "data");
   Value indices = ctx.requiredInput(1, "indices");
   int64_t axisAttr = ctx.intAttr("axis", 0);
   if (!data || !indices)
+    return std::nullopt;
+  FailureOr<int64_t> axis =
+      ctx.normalizeAxis(axisAttr, TensorBuilder::rankOf(data));
+  if (failed(axis))
+    return std::nullopt;
+  return GatherOperands{data, indices, *axis};
+}
+
+/// tinygrad's one-hot gather, which Gather and GatherElements both reduce
+/// to: sum over `sumAxis` of where(wrap(indices) == arange(n), data, 0),
+/// with data, indices and the arange reshaped to `dataView`, `indexView`
+/// and `rangeView` so that they broadcast. Booleans are gathered as bytes,
+/// since i1 cannot be summed.
+Value oneHotGather(TensorBuilder &tb, Value data, Value indices, int64_t n,
+                   ArrayRef<int64_t> dataView, ArrayRef<int64_t> indexView,
+                   ArrayRef<int64_t> rangeView, int64_t sumAxis) {
+  Type element = TensorBuilder::elementTypeOf(data);
+  bool isBool = element.isInteger(1);
+  Value values = data;
+  if (isBool)
+    values = tb.cast(values, tb.getBuilder().getIntegerType(8, false));
+  Value idx = wrapIndices(tb, indices, n);
+  Value range = tb.reshape(tb.arange(n, TensorBuilder::elementTypeOf(indices)),
+                           rangeView);
+  Value hit = tb.eq(tb.reshape(idx, indexView), range);
+  Value view = tb.reshape(values, dataView);
+  Value zero = tb.splat(TensorBuilder::elementTypeOf(view), {}, 0);
+  Value result = tb.sum(tb.where(hit, view, zero), {sumAxis}, false);
+  return isBool ? tb.cast(result, element) : result;
+}
+
+/// Gather with constant indices in arithmetic progression: a strided
+/// slice. Otherwise tinygrad's one-hot: compare the indices with an arange
+/// along the gathered axis, select, and sum the axis away.
+LogicalResult decomposeGather(NodeContext &ctx) {
+  std::optional<GatherOperands> operands = readGatherOperands(ctx);
+  if (!operands)
     return failure();
+  auto [data, indices, axis] = *operands;
   TensorBuilder &tb = ctx.tb();
   int64_t rank = TensorBuilder::rankOf(data);
-  auto axis = ctx.normalizeAxis(axisAttr, rank);
-  if (failed(axis))
-    return failure();
   ArrayRef<int64_t> dataShape = TensorBuilder::shapeOf(data);
   ArrayRef<int64_t> indexShape = TensorBuilder::shapeOf(indices);
-  int64_t n = dataShape[*axis];
-  SmallVector<int64_t> outShape(dataShape.take_front(*axis));
+  int64_t n = dataShape[axis];
+  SmallVector<int64_t> outShape(dataShape.take_front(axis));
   llvm::append_range(outShape, indexShape);
-  llvm::append_range(outShape, dataShape.drop_front(*axis + 1));
+  llvm::append_range(outShape, dataShape.drop_front(axis + 1));
 
   if (indices.getDefiningOp<ConstOp>()) {
     auto values = ctx.constInts(1, "indices");
@@ -176,11 +216,11 @@ LogicalResult decomposeGather(NodeContext &ctx) {
       progression &= idx[i] - idx[i - 1] == step;
     if (progression) {
       int64_t count = idx.size();
-      Value picked = step == 0 ? tb.stride(data, *axis, idx[0], 1, 1)
-                               : tb.stride(data, *axis, idx[0], count, step);
+      Value picked = step == 0 ? tb.stride(data, axis, idx[0], 1, 1)
+                               : tb.stride(data, axis, idx[0], count, step);
       if (step == 0) {
         SmallVector<int64_t> grown(TensorBuilder::shapeOf(picked));
-        grown[*axis] = count;
+        grown[axis] = count;
         picked = tb.expand(picked, grown);
       }
       return ctx.setReshapedResult(picked, outShape);
@@ -190,84 +230,55 @@ LogicalResult decomposeGather(NodeContext &ctx) {
   }
 
   // One-hot over [A..., Q..., n, B...], summed over n.
-  Value values = data;
-  Type element = TensorBuilder::elementTypeOf(data);
-  bool isBool = element.isInteger(1);
-  if (isBool) // i1 cannot be summed; gather bytes instead
-    values = tb.cast(values, tb.getBuilder().getIntegerType(8, false));
   int64_t q = indexShape.size();
-  SmallVector<int64_t> dataView(dataShape.take_front(*axis)), indexView,
+  SmallVector<int64_t> dataView(dataShape.take_front(axis)), indexView,
       rangeView;
   dataView.append(q, 1);
-  llvm::append_range(dataView, dataShape.drop_front(*axis));
-  indexView.append(*axis, 1);
+  llvm::append_range(dataView, dataShape.drop_front(axis));
+  indexView.append(axis, 1);
   llvm::append_range(indexView, indexShape);
   indexView.push_back(1);
-  indexView.append(rank - *axis - 1, 1);
-  rangeView.append(*axis + q, 1);
+  indexView.append(rank - axis - 1, 1);
+  rangeView.append(axis + q, 1);
   rangeView.push_back(n);
-  rangeView.append(rank - *axis - 1, 1);
-
-  Value idx = wrapIndices(tb, indices, n);
-  Value range = tb.reshape(tb.arange(n, TensorBuilder::elementTypeOf(indices)),
-                           rangeView);
-  Value hit = tb.eq(tb.reshape(idx, indexView), range);
-  Value view = tb.reshape(values, dataView);
-  Value picked =
-      tb.where(hit, view, tb.splat(TensorBuilder::elementTypeOf(view), {}, 0));
-  Value result = tb.sum(picked, {*axis + q}, false);
-  if (isBool)
-    result = tb.cast(result, element);
+  rangeView.append(rank - axis - 1, 1);
+  Value result = oneHotGather(tb, data, indices, n, dataView, indexView,
+                              rangeView, axis + q);
   return ctx.setReshapedResult(result, outShape);
 }
 
 /// GatherElements: out[.., i, ..] = data[.., idx[.., i, ..], ..] along
 /// `axis`, as a one-hot select over a new axis of the data's size there.
 LogicalResult decomposeGatherElements(NodeContext &ctx) {
-  Value data = ctx.requiredInput(0, "data");
-  Value indices = ctx.requiredInput(1, "indices");
-  int64_t axisAttr = ctx.intAttr("axis", 0);
-  if (!data || !indices)
+  std::optional<GatherOperands> operands = readGatherOperands(ctx);
+  if (!operands)
     return failure();
+  auto [data, indices, axis] = *operands;
   TensorBuilder &tb = ctx.tb();
   int64_t rank = TensorBuilder::rankOf(data);
-  auto axis = ctx.normalizeAxis(axisAttr, rank);
-  if (failed(axis))
-    return failure();
   ArrayRef<int64_t> dataShape = TensorBuilder::shapeOf(data);
   ArrayRef<int64_t> indexShape = TensorBuilder::shapeOf(indices);
   bool fits = (int64_t)indexShape.size() == rank;
   for (int64_t i = 0; fits && i < rank; ++i)
-    fits = i == *axis || indexShape[i] <= dataShape[i];
+    fits = i == axis || indexShape[i] <= dataShape[i];
   if (!fits) {
     ctx.error() << "indices " << TensorBuilder::typeOf(indices)
                 << " do not fit data " << TensorBuilder::typeOf(data);
     return failure();
   }
-  int64_t n = dataShape[*axis];
-  Type element = TensorBuilder::elementTypeOf(data);
-  bool isBool = element.isInteger(1);
-  Value values = data;
-  if (isBool) // i1 cannot be summed; select bytes instead
-    values = tb.cast(values, tb.getBuilder().getIntegerType(8, false));
+  int64_t n = dataShape[axis];
   // The data over the index's extent, with the index's axis as a new dim:
   // [.., 1, n, ..]; the indices as [.., m, 1, ..]; the range as [.., 1, n, ..].
   SmallVector<int64_t> begin(rank, 0), end(indexShape);
-  end[*axis] = n;
-  values = tb.shrink(values, begin, end);
+  end[axis] = n;
+  Value values = tb.shrink(data, begin, end);
   SmallVector<int64_t> dataView(end), indexView(indexShape),
       rangeView(rank + 1, 1);
-  dataView.insert(dataView.begin() + *axis, 1);
-  indexView.insert(indexView.begin() + *axis + 1, 1);
-  rangeView[*axis + 1] = n;
-  Value idx = wrapIndices(tb, indices, n);
-  Value range = tb.reshape(tb.arange(n, TensorBuilder::elementTypeOf(indices)),
-                           rangeView);
-  Value hit = tb.eq(tb.reshape(idx, indexView), range);
-  Value view = tb.reshape(values, dataView);
-  Value zero = tb.splat(TensorBuilder::elementTypeOf(view), {}, 0);
-  Value result = tb.sum(tb.where(hit, view, zero), {*axis + 1}, false);
-  ctx.setResult(0, isBool ? tb.cast(result, element) : result);
+  dataView.insert(dataView.begin() + axis, 1);
+  indexView.insert(indexView.begin() + axis + 1, 1);
+  rangeView[axis + 1] = n;
+  ctx.setResult(0, oneHotGather(tb, values, indices, n, dataView, indexView,
+                                rangeView, axis + 1));
   return success();
 }
 
