@@ -20,14 +20,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/CEmitterKernel.h"
-#include "Codegen/PartialVectors.h"
+#include "Codegen/CEmitterMatrix.h"
 #include "Codegen/CEmitterSupport.h"
+#include "Codegen/PartialVectors.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include "Codegen/CEmitterMatrix.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;

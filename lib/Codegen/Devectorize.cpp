@@ -33,13 +33,6 @@ bool isOffsetBy(const LinearSum &a, Value bValue, int64_t offset) {
   });
 }
 
-bool isConstantFalse(Value value) {
-  auto constant = value ? value.getDefiningOp<ConstOp>() : ConstOp();
-  auto attr = constant ? dyn_cast<IntegerAttr>(constant.getValue())
-                       : IntegerAttr();
-  return attr && attr.getType().isInteger(1) && attr.getInt() == 0;
-}
-
 /// Lanes of a vector access whose indices are consecutive elements of one
 /// buffer: `base` is the index of lane 0, and lanes [0, active) share its
 /// gate. Lanes past `active` have a gate that is constant false (those of
@@ -61,12 +54,12 @@ std::optional<ContiguousLanes> contiguousLanes(ArrayRef<Value> pointers) {
     indices.push_back(index);
   }
   IndexOp first = indices.front();
-  if (!first || isConstantFalse(first.getGate()))
+  if (!first || constantBool(first.getGate()) == false)
     return std::nullopt;
   LinearSum base = linearSumOf(first.getIdx());
   int64_t active = indices.size();
   for (auto [lane, index] : llvm::enumerate(indices)) {
-    bool idle = !index || isConstantFalse(index.getGate());
+    bool idle = !index || constantBool(index.getGate()) == false;
     if (idle) {
       active = std::min<int64_t>(active, lane);
       continue;
@@ -81,13 +74,6 @@ std::optional<ContiguousLanes> contiguousLanes(ArrayRef<Value> pointers) {
   return ContiguousLanes{first, active};
 }
 
-bool isConstantTrue(Value value) {
-  auto constant = value ? value.getDefiningOp<ConstOp>() : ConstOp();
-  auto attr = constant ? dyn_cast<IntegerAttr>(constant.getValue())
-                       : IntegerAttr();
-  return attr && attr.getType().isInteger(1) && attr.getInt() == 1;
-}
-
 /// Marks a vector access that touches only its first `active` lanes; the
 /// padding gate its lanes had folded to true is dropped.
 void setActiveLanes(Operation *access, IndexOp base, int64_t active,
@@ -96,7 +82,7 @@ void setActiveLanes(Operation *access, IndexOp base, int64_t active,
     return;
   access->setAttr(kActiveLanesAttr,
                   Builder(access->getContext()).getI64IntegerAttr(active));
-  if (isConstantTrue(base.getGate()))
+  if (constantBool(base.getGate()) == true)
     base.getGateMutable().clear();
 }
 

@@ -26,6 +26,14 @@ std::optional<int64_t> constantIndex(Value value) {
   return std::nullopt;
 }
 
+std::optional<bool> constantBool(Value value) {
+  APInt constant;
+  if (value && value.getType().isInteger(1) &&
+      matchPattern(value, m_ConstantInt(&constant)))
+    return !constant.isZero();
+  return std::nullopt;
+}
+
 std::optional<IndexBounds> boundsOf(Value value, int depth) {
   if (!value.getType().isIndex() || depth > 24)
     return std::nullopt;

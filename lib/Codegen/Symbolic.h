@@ -27,6 +27,9 @@ struct LinearSum {
 };
 
 std::optional<int64_t> constantIndex(Value value);
+/// The value of an i1 constant (a gate folded to true or false); nullopt
+/// for anything else, a null value included.
+std::optional<bool> constantBool(Value value);
 std::optional<IndexBounds> boundsOf(Value value, int depth = 0);
 std::optional<IndexBounds> boundsOf(const LinearSum &sum);
 LinearSum linearSumOf(Value value);

@@ -45,8 +45,9 @@ struct BeamOptions {
   unsigned maxRounds = 6;
   /// Seconds a kernel's search may take, from its start: no round and no
   /// candidate's compile starts after them (0: no limit); the starting
-  /// points and the final re-timing are always done. Bounds a model's tuning time on a busy machine, where
-  /// compiling and timing take several times longer.
+  /// points and the final re-timing are always done. Bounds a model's
+  /// tuning time on a busy machine, where compiling and timing take several
+  /// times longer.
   double budgetSeconds = 0;
   /// The CPU and the thread tasks the pipeline uses (the heuristic's start
   /// and the expand stage need them).
