@@ -131,8 +131,19 @@ static const HelperText kHelpers[] = {
     // vectorize loops over it (libm's exp2f stops them): the selects are bit
     // masks, because GCC turns `c ? k : x` into a branch that its
     // vectorizer then refuses. Rounding by truncation rather than the
-    // 1.5*2^23 trick, which -ffast-math folds away.
-    {"tgc_exp2f", R"C(static float tgc_exp2f(float x) {
+    // 1.5*2^23 trick, which -ffast-math folds away. Always inlined: a loop
+    // vectorizes only around the inlined body, and GCC stops inlining a
+    // plain static function once a file calls it often (a softmax's 16
+    // scalar lanes made a GELU loop elsewhere in the file 10x slower).
+    // Metal inlines everything anyway.
+    {"tgc_exp2f", R"C(#ifndef TGC_FORCE_INLINE
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__METAL_VERSION__)
+#define TGC_FORCE_INLINE inline __attribute__((always_inline))
+#else
+#define TGC_FORCE_INLINE inline
+#endif
+#endif
+static TGC_FORCE_INLINE float tgc_exp2f(float x) {
   uint32_t nan = -(uint32_t)(x != x), low, high, negative;
   uint32_t bits = tgc_float_bits(x) & ~nan; /* NaN: 0 until the end */
   float y = tgc_bits_float(bits), f, p;

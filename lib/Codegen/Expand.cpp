@@ -7,9 +7,11 @@
 //
 // One lane range per kernel is written as the lanes of vectors rather than
 // as copies, so that the C compiler gets SIMD operations instead of having
-// to rediscover them in scalar code. Index arithmetic and conditions stay
-// one scalar per lane (tgc-symbolic simplifies each, and tgc-devectorize
-// compares them to find contiguous lanes).
+// to rediscover them in scalar code; two when no vector value varies with
+// both (a row's reduction and the row's update in a normalization). Index
+// arithmetic and conditions stay one scalar per lane (tgc-symbolic
+// simplifies each, and tgc-devectorize compares them to find contiguous
+// lanes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,6 +127,57 @@ RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
     }
   }
   return best;
+}
+
+/// Whether `value` differs between lanes of `range`. A reduction over
+/// `range` sums its lanes away: its result is the same for all of them.
+bool variesWith(Value value, Value range, llvm::DenseMap<Value, bool> &memo) {
+  if (value == range)
+    return true;
+  Operation *op = value.getDefiningOp();
+  if (!op || isa<RangeOp, ConstOp>(op))
+    return false;
+  if (auto it = memo.find(value); it != memo.end())
+    return it->second;
+  bool result;
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    result = !reducesOver(reduce, range) &&
+             variesWith(reduce.getSrc(), range, memo);
+  else
+    result = llvm::any_of(op->getOperands(), [&](Value operand) {
+      return variesWith(operand, range, memo);
+    });
+  memo[value] = result;
+  return result;
+}
+
+/// Whether `second` can be written as vectors after `first` has been:
+/// no value that becomes a vector, and no load or store, varies with
+/// both (index math and conditions stay scalars per lane, so they may).
+/// A normalization has two such ranges: a row's sum in the lanes of the
+/// reduce range, summed across them into one scalar, then the row
+/// scaled in the lanes of an output range.
+bool vectorizableBeside(RangeOp first, RangeOp second) {
+  llvm::DenseMap<Value, bool> firstMemo, secondMemo;
+  auto variesWithBoth = [&](Operation *op) {
+    auto varies = [&](Value range, llvm::DenseMap<Value, bool> &memo) {
+      return llvm::any_of(op->getOperands(), [&](Value operand) {
+        return variesWith(operand, range, memo);
+      });
+    };
+    return varies(first.getResult(), firstMemo) &&
+           varies(second.getResult(), secondMemo);
+  };
+  WalkResult walk = first->getParentOfType<KernelOp>().walk(
+      [&](Operation *op) {
+        if (isa<EndOp, ReduceOp>(op))
+          return WalkResult::advance();
+        bool matters = isa<LoadOp, StoreOp>(op) ||
+                       llvm::any_of(op->getResultTypes(), isVectorElement);
+        return matters && variesWithBoth(op) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+      });
+  return !walk.wasInterrupted();
 }
 
 /// Writes out `range` as copies: each dependent op once per lane.
@@ -368,11 +421,21 @@ struct Expand : impl::TgcExpandBase<Expand> {
           laneRanges.push_back(range);
       });
       RangeOp vector = chooseVectorRange(laneRanges, maxVector);
+      RangeOp second;
+      if (vector) {
+        SmallVector<RangeOp> others;
+        for (RangeOp range : laneRanges)
+          if (range != vector && vectorizableBeside(vector, range))
+            others.push_back(range);
+        second = chooseVectorRange(others, maxVector);
+      }
       for (RangeOp range : laneRanges)
-        if (range != vector)
+        if (range != vector && range != second)
           expandCopies(range);
       if (vector)
         Vectorizer(vector).run();
+      if (second)
+        Vectorizer(second).run();
     });
   }
 };

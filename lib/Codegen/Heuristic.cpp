@@ -243,6 +243,25 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
   return {};
 }
 
+/// A reduce axis to vectorize besides an output `vector` that only the
+/// stores (and the loads after the reduction) move along: a normalization
+/// (the variance of a row, then the row scaled) keeps the row's reduction a
+/// chain of scalar adds, 4 cycles each, unless its lanes are summed in
+/// vector lanes too. The reduce axis must read every reduction-loop load
+/// contiguously or not at all (vectorScore without gathers).
+RangeOp chooseReduceLanes(KernelShape &shape, RangeOp vector, int64_t lanes) {
+  if (!vector || vector.getAxis() == AxisType::reduce || lanes < 2)
+    return {};
+  for (const Access &access : shape.accesses)
+    if (!access.isStore && access.inReduce &&
+        shape.strideClass(access, vector, lanes) != StrideClass::Constant)
+      return {};
+  for (RangeOp range : llvm::reverse(shape.reductions))
+    if (vectorScore(shape, range, lanes, /*allowGathers=*/false) >= 2)
+      return range;
+  return {};
+}
+
 /// The axis whose copies reuse the most loads: one along which the vector
 /// loads (contiguous along `vector`) do not move counts most, one along
 /// which only scalar loads stay put counts less. An output axis, or the
@@ -333,7 +352,10 @@ int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
 }
 
 /// THREAD for a kernel with enough work, on the output axis that splits
-/// into the most tasks, an even count preferred. Among equals, the axis
+/// into the most tasks, an even count preferred. Never an axis the
+/// reduction does not depend on while another one is left: each task would
+/// compute the whole reduction again (a row's variance, split by columns
+/// into 8 tasks, is summed 8 times). Among equals, the axis
 /// that splits the constant weights: a task then keeps its slice of them in
 /// its core's L2 while it walks the rest (a 1024x1024 Gemm split by
 /// columns rereads 512 KiB of B per row tile, split by rows all 4 MiB);
@@ -341,12 +363,29 @@ int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
 void chooseThreads(KernelOp kernel, int64_t tasks) {
   if (tasks < 2 || iterationCount(kernel) < kMinThreadWork)
     return;
+  // The actions applied so far replaced ranges and reductions: look again.
+  SmallVector<ReduceOp> reductions;
+  kernel.walk([&](ReduceOp reduce) { reductions.push_back(reduce); });
+  auto repeatsReduce = [&](RangeOp range) {
+    return llvm::any_of(reductions, [&](ReduceOp reduce) {
+      return !isComputedFrom(reduce.getResult(), range.getResult());
+    });
+  };
+  bool anyWithReduce = false;
+  kernel.walk([&](RangeOp range) {
+    if (range.getAxis() == AxisType::global ||
+        range.getAxis() == AxisType::loop)
+      anyWithReduce |= !repeatsReduce(range) &&
+                       taskCount(range.getBound(), tasks) >= 2;
+  });
   RangeOp best;
   int64_t bestTasks = 1, bestBytes = -1;
   for (Operation &op : kernel.getBlock()) {
     auto range = dyn_cast<RangeOp>(op);
     if (!range || (range.getAxis() != AxisType::global &&
                    range.getAxis() != AxisType::loop))
+      continue;
+    if (anyWithReduce && repeatsReduce(range))
       continue;
     int64_t n = taskCount(range.getBound(), tasks);
     if (n < 2)
@@ -449,6 +488,11 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
 
     auto [vector, lanes, padded] = chooseVectorAxis(shape, maxLanes);
     RangeOp tile = chooseTileAxis(shape, vector, lanes);
+    // Decided before any action replaces the ranges `shape` holds.
+    std::optional<int64_t> reduceLanesId;
+    if (RangeOp reduceLanes = chooseReduceLanes(shape, vector, lanes);
+        reduceLanes && reduceLanes != tile)
+      reduceLanesId = reduceLanes.getId();
     int64_t vectorCopies = 1;
     if (vector) {
       // Actions replace the ranges they split: keep what is needed.
@@ -495,6 +539,8 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
             tile,
             largestDivisor(tile.getBound(),
                            std::max<int64_t>(2, accumulators / vectorCopies)));
+    if (reduceLanesId)
+      apply(kernel, OptKind::Unroll, findRange(kernel, *reduceLanesId), lanes);
   }
   chooseThreads(kernel, options.threadTasks);
 }

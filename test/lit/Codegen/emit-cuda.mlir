@@ -14,7 +14,7 @@
 // CHECK-LABEL: net_kernels.cuh: the kernels of the model in CUDA C++
 // CHECK: static __device__ float tgc_half_to_float(uint16_t half) {
 // CHECK: static __device__ uint16_t tgc_float_to_half(float value) {
-// CHECK: static __device__ float tgc_exp2f(float x) {
+// CHECK: static __device__ TGC_FORCE_INLINE float tgc_exp2f(float x) {
 
 // A grouped reduction: signature, launch bounds, shared memory, indices,
 // the barrier and the gated store.

@@ -140,3 +140,42 @@ func.func @vector_choice(%a: tensor<2x4xf32>, %b: tensor<4x4xf32>) -> tensor<2x4
   }
   return %k : tensor<2x4xf32>
 }
+
+// A row's sum over unroll lanes, then the row scaled in upcast lanes: no
+// vector value varies with both ranges, so both are written as vectors
+// (the sum's lanes combine into one scalar, splat for the update).
+// CHECK-LABEL: func @two_vectors(
+//       CHECK:     %[[K:.*]] = tgc.range 2 reduce id 0
+//       CHECK:     %[[SQ:.*]] = tgc.mul %{{.*}}, %{{.*}} : vector<4xf32>
+//       CHECK:     tgc.end %[[K]]
+//  CHECK-NEXT:     tgc.reduce add %[[SQ]] over %[[K]] : vector<4xf32>
+//       CHECK:     %[[SPLAT:.*]] = tgc.vectorize %[[S:.*]], %[[S]], %[[S]], %[[S]] : (f32, f32, f32, f32) -> vector<4xf32>
+//       CHECK:     tgc.mul %{{.*}}, %[[SPLAT]] : vector<4xf32>
+// COPIES-LABEL: func @two_vectors(
+//   COPIES-NOT:     vector
+//       COPIES:     tgc.sink
+func.func @two_vectors(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %k = tgc.kernel "r_4_8" (%x) : (tensor<8xf32>) -> tensor<4xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4 = tgc.const 4 : index
+    %j = tgc.range 4 upcast id 2
+    %k = tgc.range 2 reduce id 0
+    %u = tgc.range 4 unroll id 1
+    %ks = tgc.mul %k, %c4 : index
+    %i = tgc.add %ks, %u : index
+    %p = tgc.index %in[%i] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %sq = tgc.mul %v, %v : f32
+    tgc.end %u
+    tgc.end %k
+    %s = tgc.reduce add %sq over %k, %u : f32
+    %q = tgc.index %in[%j] : !tgc.ptr<f32>
+    %x0 = tgc.load %q : !tgc.ptr<f32> -> f32
+    %y = tgc.mul %x0, %s : f32
+    %o = tgc.index %out[%j] : !tgc.ptr<f32>
+    tgc.store %o, %y : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.sink
+  }
+  return %k : tensor<4xf32>
+}

@@ -190,3 +190,48 @@ func.func @big_matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64
   }
   return %k : tensor<64x64xf32>
 }
+
+// A normalization: each row's sum of squares, then the row scaled by it
+// (and by a weight per column). The columns become vector lanes for the
+// update, but no load of the reduction moves along them: the reduce axis
+// is vectorized too (UNROLL), or the sum stays a chain of scalar adds.
+// Threads split the rows: split by columns, every task would sum every
+// row again.
+// CHECK-LABEL: func @normalize_rows(
+//       CHECK:   opts = ["UPCAST(1,16)", "UNROLL(2,16)"]
+// THREADS-LABEL: func @normalize_rows(
+//       THREADS:   opts = ["UPCAST(1,16)", "UNROLL(2,16)", "THREAD(0,4)"]
+func.func @normalize_rows(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %g = tgc.const dense<2.0> : tensor<256xf32>
+  %k = tgc.kernel "r_64_256_256" (%g, %x) : (tensor<256xf32>, tensor<64x256xf32>) -> tensor<64x256xf32> {
+  ^bb0(%gamma: !tgc.ptr<f32>, %in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c256 = tgc.const 256 : index
+    %n = tgc.const 2.560000e+02 : f32
+    %i = tgc.range 64 global id 0
+    %j = tgc.range 256 global id 1
+    %row = tgc.mul %i, %c256 : index
+    %k = tgc.range 256 reduce id 2
+    %a = tgc.add %row, %k : index
+    %p = tgc.index %in[%a] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %sq = tgc.mul %v, %v : f32
+    tgc.end %k
+    %s = tgc.reduce add %sq over %k : f32
+    %mean = tgc.fdiv %s, %n : f32
+    %root = tgc.sqrt %mean : f32
+    %scale = tgc.recip %root : f32
+    %b = tgc.add %row, %j : index
+    %q = tgc.index %in[%b] : !tgc.ptr<f32>
+    %x0 = tgc.load %q : !tgc.ptr<f32> -> f32
+    %gp = tgc.index %gamma[%j] : !tgc.ptr<f32>
+    %gv = tgc.load %gp : !tgc.ptr<f32> -> f32
+    %xs = tgc.mul %x0, %scale : f32
+    %y = tgc.mul %xs, %gv : f32
+    %o = tgc.index %out[%b] : !tgc.ptr<f32>
+    tgc.store %o, %y : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<64x256xf32>
+}
