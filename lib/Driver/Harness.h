@@ -24,9 +24,11 @@ int64_t tensorBytes(const TensorSpec &spec);
 /// "<name>.h"), whose inputs and outputs are `signature`'s, every dimension
 /// bound. The program's arguments are one raw input file per input, then
 /// one output file per output, in signature order. It exits with 0 on
-/// success, 2 on bad arguments or files, 3 if the entry point fails.
+/// success, 2 on bad arguments or files, 3 if the entry point fails. With
+/// `threads` above 1 it runs the model on the package's pool (tgc_pool.c
+/// must be built with it) of that many threads.
 std::string generateHarness(const ModelSignature &signature,
-                            llvm::StringRef name);
+                            llvm::StringRef name, unsigned threads = 1);
 
 } // namespace mlir::tgc
 

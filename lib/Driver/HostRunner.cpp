@@ -138,13 +138,15 @@ FailureOr<std::set<std::string>> constantInputsOf(MLIRContext &context,
 
 FailureOr<std::unique_ptr<HostRunner>>
 HostRunner::create(MLIRContext &context, StringRef modelPath,
-                   const CompileOptions &options, DiagnosticPrinter *printer) {
+                   const CompileOptions &options, DiagnosticPrinter *printer,
+                   unsigned threads) {
   Location loc = fileLoc(context, modelPath);
   Expected<ScratchDir> scratch = ScratchDir::create("tgc-run");
   if (!scratch)
     return emitError(loc) << toString(scratch.takeError());
   std::unique_ptr<HostRunner> runner(
       new HostRunner(context, modelPath.str(), std::move(*scratch)));
+  runner->threads = threads;
 
   std::string packageDir = joinPath(runner->scratch.path(), "package");
   if (std::error_code ec = sys::fs::create_directory(packageDir))
@@ -180,7 +182,7 @@ LogicalResult HostRunner::build(bool verbose) {
                            executable);
   std::string harness = joinPath(scratch.path(), "harness.c");
   if (failed(writeFile(context, harness,
-                       generateHarness(signature, kPackageName))))
+                       generateHarness(signature, kPackageName, threads))))
     return failure();
 
   // $CC may carry flags ("ccache gcc", "clang -m64").
@@ -208,8 +210,12 @@ LogicalResult HostRunner::build(bool verbose) {
   executable = joinPath(scratch.path(), "harness");
   args.insert(args.end(), {"-o", executable, "-lm", "-pthread"});
 
-  if (verbose)
+  if (verbose) {
     errs() << "tgc: " << join(args, " ") << "\n";
+    if (threads > 1)
+      errs() << "tgc: the harness runs " << kPackageName
+             << "_run_parallel on a pool of " << threads << " threads\n";
+  }
   auto start = std::chrono::steady_clock::now();
   std::string log = joinPath(scratch.path(), "cc.log");
   std::string error;

@@ -51,11 +51,13 @@ FailureOr<std::set<std::string>> constantInputsOf(MLIRContext &context,
 class HostRunner {
 public:
   /// Compiles `modelPath` with the input shapes in `options` for this host
-  /// and builds it with $CC (default `cc`). Emits errors and fails on any
-  /// problem.
+  /// and builds it with $CC (default `cc`), to run on a pool of `threads`
+  /// threads (1: the plain entry point, no pool). Emits errors and fails on
+  /// any problem.
   static FailureOr<std::unique_ptr<HostRunner>>
   create(MLIRContext &context, llvm::StringRef modelPath,
-         const CompileOptions &options, DiagnosticPrinter *printer);
+         const CompileOptions &options, DiagnosticPrinter *printer,
+         unsigned threads = 1);
 
   /// The compiled model's inputs and outputs, every dimension bound.
   const ModelSignature &getSignature() const { return signature; }
@@ -79,6 +81,8 @@ private:
   ModelSignature signature;
   std::string executable;
   unsigned runs = 0;
+  /// The threads of the pool the C harness runs the model on.
+  unsigned threads = 1;
   /// The package's target: "c", or "cuda"/"metal" (GpuRunner.h).
   std::string target = "c";
 };

@@ -83,7 +83,8 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
   }
 
   FailureOr<std::unique_ptr<HostRunner>> runner =
-      HostRunner::create(context, modelPath, compileOptions, printer);
+      HostRunner::create(context, modelPath, compileOptions, printer,
+                         options.threads);
   if (failed(runner))
     return failure();
   std::vector<const HostTensor *> inputs;

@@ -1,4 +1,5 @@
-"""e2e.app, two_models, weights_file, c_strict, dump_ir: the emitted package.
+"""e2e.app, two_models, weights_file, c_strict, dump_ir, run_threads: the
+emitted package.
 
 These build what `tgc compile` writes with the system C compilers, the way a
 product would, and compare what the programs print with `tgc run` on the
@@ -39,6 +40,31 @@ def tgc_run_output(env, model_path, input_npy, name):
     check("output.npy" in stdout, "tgc run did not report output.npy:\n" +
           stdout)
     return np.load(os.path.join(out, "output.npy"))
+
+
+def run_threads(env):
+    """tgc run --threads N runs the package on its pool: the same bits as on
+    one thread (each task writes its own slice of every output)."""
+    rng = np.random.default_rng(1)
+    for model in ("resblock", "transformer"):
+        shape = np.load(zeros_input(env, model)).shape
+        npy = save_npy(env.path(model + "-random.npy"),
+                       rng.standard_normal(shape).astype(np.float32))
+        outputs = {}
+        for threads in (1, 3):
+            out = env.path("%s-%d" % (model, threads))
+            _, _, stderr = env.tgc_cmd("run", env.model(model), "--input",
+                                       "input=" + npy, "--output-dir", out,
+                                       "--threads", str(threads), "-v")
+            pooled = "net_run_parallel on a pool of %d threads" % threads
+            check((pooled in stderr) == (threads > 1),
+                  "%s --threads %d: unexpected harness:\n%s" %
+                  (model, threads, stderr))
+            outputs[threads] = np.load(os.path.join(out, "output.npy"))
+        check(np.array_equal(outputs[1], outputs[3]),
+              "%s: --threads 3 differs from one thread by up to %g" %
+              (model, np.max(np.abs(outputs[1] - outputs[3]))))
+    env.check_no_scratch_left()
 
 
 def build_c(env, sources, include_dirs, exe, extra=()):
@@ -244,6 +270,7 @@ def replace(env):
 
 main({
     "replace": replace,
+    "run_threads": run_threads,
     "app": app,
     "two_models": two_models,
     "weights_file": weights_file,

@@ -48,6 +48,20 @@ TEST_CASE("the harness matches the signature", "[harness]") {
   CHECK_THAT(c, Contains("model_inputs inputs = {in[0], in[1]};"));
   CHECK_THAT(c, Contains("model_outputs outputs = {out[0]};"));
   CHECK_THAT(c, Contains("status = model_run(&inputs, &outputs, arena);"));
+  CHECK_THAT(c, Contains("#define THREADS 1"));
+}
+
+TEST_CASE("a harness for several threads runs the model on the pool",
+          "[harness]") {
+  ModelSignature signature;
+  signature.inputs.push_back(spec("x", DType::Float, {4}));
+  signature.outputs.push_back(spec("y", DType::Float, {4}));
+  std::string c = generateHarness(signature, "net", 3);
+  CHECK_THAT(c, Contains("#define THREADS 3"));
+  CHECK_THAT(c, Contains("#include \"tgc_pool.h\""));
+  CHECK_THAT(c, Contains("tgc_pool *pool = tgc_pool_create(THREADS);"));
+  CHECK_THAT(c, Contains("status = net_run_parallel(&inputs, &outputs, arena, "
+                         "tgc_pool_parallel_for,"));
 }
 
 TEST_CASE("a model without inputs gets placeholder initializers", "[harness]") {

@@ -40,7 +40,6 @@ struct Arguments {
   mlir::tgc::CompileOptions compile;
   // run
   std::vector<std::string> inputs;
-  unsigned threads = 1;
   mlir::tgc::RunOptions run;
   // verify
   mlir::tgc::VerifyOptions verify;
@@ -106,8 +105,9 @@ void addRun(CLI::App &app, Arguments &args) {
                   "where <output name>.npy go (default: .)");
   cmd->add_option("--output-format", args.run.outputFormat, "npy or pb")
       ->check(CLI::IsMember({"npy", "pb"}));
-  cmd->add_option("--threads", args.threads,
-                  "threads (the emitted C is single-threaded so far)")
+  cmd->add_option("--threads", args.run.threads,
+                  "threads of the runtime's pool the model runs on (default "
+                  "1)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--tuning-db", args.run.tuningDb,
                   "FILE: the actions `tgc tune` found, for the kernels it "
@@ -307,10 +307,6 @@ int main(int argc, char **argv) {
     result = mlir::tgc::compileModel(context, args.model, args.outputDir,
                                      args.compile, &printer);
   } else if (app.got_subcommand("run")) {
-    if (args.threads > 1)
-      emitWarning(FileLineColLoc::get(&context, args.model, 0, 0))
-          << "--threads " << args.threads
-          << ": the emitted C is single-threaded so far; running on one";
     result = mlir::tgc::runModel(context, args.model, args.run, &printer,
                                  llvm::outs());
   } else if (app.got_subcommand("tune")) {
