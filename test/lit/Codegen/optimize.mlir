@@ -235,3 +235,34 @@ func.func @normalize_rows(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
   }
   return %k : tensor<64x256xf32>
 }
+
+// A matrix-vector product with constant weights as [in, out] (MatMul): the
+// outputs are contiguous in the weights and become vector lanes, but no
+// axis reuses a loaded weight vector (one row of x): four vectors of the
+// outputs accumulate side by side, so that their FMAs overlap instead of
+// each waiting for the one before.
+// CHECK-LABEL: func @matvec_weights(
+//       CHECK:   opts = ["UPCAST(0,16)", "UPCAST(0,4)"]
+func.func @matvec_weights(%xin: tensor<1x64xf32>) -> tensor<1x128xf32> {
+  %w = tgc.const dense<0.5> : tensor<64x128xf32>
+  %k = tgc.kernel "r_1_128_64" (%w, %xin) : (tensor<64x128xf32>, tensor<1x64xf32>) -> tensor<1x128xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c128 = tgc.const 128 : index
+    %n = tgc.range 128 global id 0
+    %k = tgc.range 64 reduce id 1
+    %p = tgc.index %px[%k] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wk = tgc.mul %k, %c128 : index
+    %wn = tgc.add %wk, %n : index
+    %q = tgc.index %pw[%wn] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %o = tgc.index %out[%n] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %n
+    tgc.sink
+  }
+  return %k : tensor<1x128xf32>
+}
