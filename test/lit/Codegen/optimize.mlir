@@ -2,6 +2,7 @@
 // RUN: tgc-opt %s --tgc-optimize="vector-bytes=32 vector-registers=16" | FileCheck %s --check-prefix=AVX2
 // RUN: tgc-opt %s --tgc-optimize="thread-tasks=4" | FileCheck %s --check-prefix=THREADS
 // RUN: tgc-opt %s --tgc-optimize="heuristic=false" | FileCheck %s --check-prefix=NOOPT
+// RUN: tgc-opt %s --tgc-optimize="thread-tasks=8" | FileCheck %s --check-prefix=THREADS8
 // The heuristic for an AVX-512 CPU (the default: 64-byte vectors, 32
 // registers) and an AVX2 one.
 
@@ -265,4 +266,42 @@ func.func @matvec_weights(%xin: tensor<1x64xf32>) -> tensor<1x128xf32> {
     tgc.sink
   }
   return %k : tensor<1x128xf32>
+}
+
+// A 1x1 convolution projecting to 32 channels (MobileNetV2's): the 784
+// pixels are vector lanes, 16 channels a register tile. The channels left
+// split into 2 tasks, the pixel blocks into 7: 7, though odd, because with
+// 2 tasks a late thread delays the whole kernel and both tasks read all of
+// the input.
+// THREADS8-LABEL: func @projection_threads(
+//       THREADS8:   opts = ["UPCAST(1,16)", "UPCAST(0,16)", "THREAD(1,7)"]
+func.func @projection_threads(%x: tensor<64x784xf32>) -> tensor<32x784xf32> {
+  %w = tgc.const dense<0.5> : tensor<32x64xf32>
+  %k = tgc.kernel "r_32_784_64" (%w, %x) : (tensor<32x64xf32>, tensor<64x784xf32>) -> tensor<32x784xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c64 = tgc.const 64 : index
+    %c784 = tgc.const 784 : index
+    %c = tgc.range 32 global id 0
+    %p = tgc.range 784 global id 1
+    %k = tgc.range 64 reduce id 2
+    %wc = tgc.mul %c, %c64 : index
+    %wk = tgc.add %wc, %k : index
+    %q = tgc.index %pw[%wk] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %xk = tgc.mul %k, %c784 : index
+    %xp = tgc.add %xk, %p : index
+    %r = tgc.index %px[%xp] : !tgc.ptr<f32>
+    %v = tgc.load %r : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %y, %v : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %oc = tgc.mul %c, %c784 : index
+    %op = tgc.add %oc, %p : index
+    %o = tgc.index %out[%op] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %p
+    tgc.end %c
+    tgc.sink
+  }
+  return %k : tensor<32x784xf32>
 }
