@@ -56,12 +56,14 @@ func.func @upcast_matmul(%a: tensor<8x4xf32>, %b: tensor<4x32xf32>) -> tensor<8x
 }
 
 // A row sum reads a different element for every output, and the rows are
-// not contiguous in memory: the reduce axis becomes 8 vector lanes, summed
-// once at the end; nothing to reuse, no register tile.
+// not contiguous in memory: the reduce axis becomes vector lanes, summed
+// once at the end; nothing to reuse, no register tile. Of 8 elements, 4
+// lanes: 2 steps and 3 adds to combine them beat 1 step and 7 adds.
 // CHECK-LABEL: func @row_sum(
-//       CHECK:   opts = ["UNROLL(1,8)"]
+//       CHECK:   opts = ["UNROLL(1,4)"]
 //       CHECK:     tgc.range 16 global id 0
-//       CHECK:     tgc.range 8 unroll id 1
+//       CHECK:     tgc.range 2 reduce id 1
+//       CHECK:     tgc.range 4 unroll id 2
 func.func @row_sum(%x: tensor<16x8xf32>) -> tensor<16xf32> {
   %k = tgc.kernel "r_16_8" (%x) : (tensor<16x8xf32>) -> tensor<16xf32> {
   ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
@@ -103,7 +105,7 @@ func.func @not_elementwise(%x: tensor<16xf32>) -> tensor<16xf32> {
 // An output axis of prime length cannot be split, but whole it is a
 // register tile of 7 accumulators that share each vector load.
 // CHECK-LABEL: func @prime_length(
-//       CHECK:   opts = ["UNROLL(1,8)", "UPCAST(0,7)"]
+//       CHECK:   opts = ["UNROLL(1,4)", "UPCAST(0,7)"]
 //       CHECK:     tgc.range 7 upcast id 0
 func.func @prime_length(%x: tensor<8xf32>) -> tensor<7xf32> {
   %k = tgc.kernel "r_7_8" (%x) : (tensor<8xf32>) -> tensor<7xf32> {
@@ -123,10 +125,11 @@ func.func @prime_length(%x: tensor<8xf32>) -> tensor<7xf32> {
 }
 
 // A matrix-vector product with the weights as [out, in] (Gemm transB): the
-// reduce axis is contiguous in both inputs and becomes vector lanes; the
+// reduce axis is contiguous in both inputs and becomes vector lanes (8 of
+// its 64: 8 steps and 7 adds rather than 4 steps and 15 adds); the
 // outputs, along which x does not move, a tile of 16 accumulators.
 // CHECK-LABEL: func @gemv(
-//       CHECK:   opts = ["UNROLL(1,16)", "UPCAST(0,16)"]
+//       CHECK:   opts = ["UNROLL(1,8)", "UPCAST(0,16)"]
 // Small kernels are not split across threads.
 // THREADS-LABEL: func @gemv(
 //   THREADS-NOT:   THREAD

@@ -22,11 +22,11 @@
 // SRC: tgc_f32x16_fma(
 // SRC: tgc_f32x16_max(
 // SRC: tgc_f32x16_store(
-// SRC: opts: UNROLL(1,16)
-// SRC: tgc_f32x16_max(
+// SRC: opts: UNROLL(1,8)
+// SRC: tgc_f32x8_max(
 
 // SRC: float alu{{[0-9]+}} = tgc_exp2f(val{{[0-9]+}});
-// SRC: tgc_f32x16 alu{{[0-9]+}} = tgc_f32x16_exp2(val{{[0-9]+}});
+// SRC: tgc_f32x8 alu{{[0-9]+}} = tgc_f32x8_exp2(val{{[0-9]+}});
 
 // CHECK: y: ok
 // CHECK-NEXT: rmax: ok
