@@ -363,10 +363,10 @@ int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
 }
 
 /// THREAD for a kernel with enough work, on the output axis that splits
-/// into the most tasks (balancedTasks), an even count preferred. Never an axis the
-/// reduction does not depend on while another one is left: each task would
-/// compute the whole reduction again (a row's variance, split by columns
-/// into 8 tasks, is summed 8 times). Among equals, the axis
+/// into the most tasks (balancedTasks), an even count preferred. Never an
+/// axis the reduction does not depend on while another one is left: each
+/// task would compute the whole reduction again (a row's variance, split by
+/// columns into 8 tasks, is summed 8 times). Among equals, the axis
 /// that splits the constant weights: a task then keeps its slice of them in
 /// its core's L2 while it walks the rest (a 1024x1024 Gemm split by
 /// columns rereads 512 KiB of B per row tile, split by rows all 4 MiB);
@@ -382,25 +382,22 @@ void chooseThreads(KernelOp kernel, int64_t tasks) {
       return !isComputedFrom(reduce.getResult(), range.getResult());
     });
   };
-  bool anyWithReduce = false;
-  kernel.walk([&](RangeOp range) {
-    if (range.getAxis() == AxisType::global ||
-        range.getAxis() == AxisType::loop)
-      anyWithReduce |= !repeatsReduce(range) &&
-                       taskCount(range.getBound(), tasks) >= 2;
-  });
+  SmallVector<RangeOp> splittable;
+  for (Operation &op : kernel.getBlock())
+    if (auto range = dyn_cast<RangeOp>(op);
+        range &&
+        (range.getAxis() == AxisType::global ||
+         range.getAxis() == AxisType::loop) &&
+        taskCount(range.getBound(), tasks) >= 2)
+      splittable.push_back(range);
+  bool anyWithReduce = llvm::any_of(
+      splittable, [&](RangeOp range) { return !repeatsReduce(range); });
   RangeOp best;
   int64_t bestTasks = 1, bestBytes = -1;
-  for (Operation &op : kernel.getBlock()) {
-    auto range = dyn_cast<RangeOp>(op);
-    if (!range || (range.getAxis() != AxisType::global &&
-                   range.getAxis() != AxisType::loop))
-      continue;
+  for (RangeOp range : splittable) {
     if (anyWithReduce && repeatsReduce(range))
       continue;
     int64_t n = taskCount(range.getBound(), tasks);
-    if (n < 2)
-      continue;
     bool better = balancedTasks(n) > balancedTasks(bestTasks) ||
                   (balancedTasks(n) == balancedTasks(bestTasks) &&
                    n % 2 == 0 && bestTasks % 2);
