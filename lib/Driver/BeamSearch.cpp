@@ -66,14 +66,27 @@ constexpr double kMinGain = 0.02;
 /// end of a search.
 constexpr unsigned kRemeasureRounds = 3;
 
-/// Amounts tried for each kind of action. Register tiles and vectors are
-/// rarely worth more than 32 lanes, and the lane cap of OptActions stops
-/// deeper products anyway.
+/// Amounts tried for each kind of action, besides every divisor of the
+/// axis up to the largest of them (amountsFor). Register tiles and vectors
+/// are rarely worth more than 32 lanes, and the lane cap of OptActions
+/// stops deeper products anyway.
 constexpr int64_t kUpcastAmounts[] = {2, 3, 4, 8, 16, 32};
 constexpr int64_t kUnrollAmounts[] = {2, 3, 4, 8, 16};
 constexpr int64_t kPadtoAmounts[] = {8, 16};
 constexpr int64_t kPackBlocks[] = {4, 8, 16, 32};
 constexpr int64_t kThreadAmounts[] = {2, 4, 8, 16};
+
+/// `fixed` and the divisors of `bound` up to the largest of `fixed`, in
+/// increasing order: a register tile along a row of 28 or 14 pixels takes
+/// 7 or 14 of them, amounts no fixed list holds for every shape.
+SmallVector<int64_t> amountsFor(ArrayRef<int64_t> fixed, int64_t bound) {
+  SmallVector<int64_t> amounts(fixed.begin(), fixed.end());
+  for (int64_t d = 2; d <= std::min(bound, fixed.back()); ++d)
+    if (bound % d == 0 && !is_contained(amounts, d))
+      amounts.push_back(d);
+  llvm::sort(amounts);
+  return amounts;
+}
 
 std::string joinPath(StringRef a, const Twine &b) {
   SmallString<256> path(a);
@@ -295,12 +308,13 @@ SmallVector<OptAction> Search::expansions(ArrayRef<OptAction> actions) {
     if (!range)
       continue;
     int64_t axis = range.getId();
+    int64_t bound = range.getBound();
     if (range.getAxis() == AxisType::reduce) {
-      for (int64_t n : kUnrollAmounts)
+      for (int64_t n : amountsFor(kUnrollAmounts, bound))
         consider({OptKind::Unroll, axis, n});
       continue;
     }
-    for (int64_t n : kUpcastAmounts)
+    for (int64_t n : amountsFor(kUpcastAmounts, bound))
       consider({OptKind::Upcast, axis, n});
     for (int64_t n : kPadtoAmounts)
       consider({OptKind::Padto, axis, n});

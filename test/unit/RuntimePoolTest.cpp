@@ -97,3 +97,32 @@ TEST_CASE("tgc_pool_create(0) starts one thread per CPU", "[runtime]") {
   CHECK(tgc_pool_threads(pool) >= 1);
   tgc_pool_destroy(pool);
 }
+
+namespace {
+
+void countQuickTask(void *args, ptrdiff_t task) {
+  static_cast<std::vector<std::atomic<int>> *>(args)->at(task).fetch_add(1);
+}
+
+} // namespace
+
+// Workers poll for a while after a job before they sleep: jobs back to
+// back reach them polling, a job after a long pause must wake them.
+TEST_CASE("tgc_pool runs jobs back to back and after its workers sleep",
+          "[runtime]") {
+  tgc_pool *pool = tgc_pool_create(2);
+  REQUIRE(pool);
+  for (int job = 0; job < 2000; ++job) {
+    std::vector<std::atomic<int>> runs(4);
+    tgc_pool_parallel_for(pool, 4, countQuickTask, &runs);
+    for (const std::atomic<int> &count : runs)
+      REQUIRE(count.load() == 1);
+  }
+  // Well past the polling time (TGC_POOL_SPIN_US, 500 us by default).
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  Counts counts(64);
+  tgc_pool_parallel_for(pool, 64, countTask, &counts);
+  CHECK(allOnce(counts));
+  CHECK(counts.threads.size() == 2);
+  tgc_pool_destroy(pool);
+}
