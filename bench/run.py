@@ -415,7 +415,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
 - Shapes that matter: output dims that every address walks as one merge at
   lowering (a 56x56 image is one axis of 3136: 1x1 convolutions get
   16-lane vectors and 2-vector tiles); a convolution of few input channels
-  read with stride 2 vectorizes along its output channels; a 1x1
+  read with stride 2 vectorizes along its output channels; a depthwise
+  convolution or a pool of stride 2 along its output row, each vector of
+  every other input element two contiguous loads and a permute; a 1x1
   convolution fused into a global pool unrolls its pixels into the tile; a
   constant Gemm B is packed into panels of the tile's 32 columns (its rows
   4 KiB apart would share a few cache sets), and THREAD splits the axis

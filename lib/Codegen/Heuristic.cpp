@@ -57,7 +57,11 @@ struct Access {
   SmallVector<RangeOp> weightDims;
 };
 
-enum class StrideClass { Constant, Contiguous, Other };
+/// How an access's address moves across the lanes of a vector. StrideTwo
+/// reads every other element (a convolution or pool of stride 2):
+/// tgc-devectorize makes it two contiguous loads and a permute, which is
+/// neither a vector load nor a gather of lanes.
+enum class StrideClass { Constant, Contiguous, StrideTwo, Other };
 
 class KernelShape {
 public:
@@ -135,6 +139,8 @@ StrideClass KernelShape::strideClass(Access access, RangeOp range,
     return StrideClass::Other;
   if (*stride == 0)
     return StrideClass::Constant;
+  if (*stride == 2 && !access.isStore)
+    return StrideClass::StrideTwo;
   return *stride == 1 ? StrideClass::Contiguous : StrideClass::Other;
 }
 
@@ -163,7 +169,10 @@ bool packable(const Access &access, RangeOp range) {
 /// How well `range` serves as vector lanes: -1 if it cannot, else twice
 /// the reduction-loop loads that become vector loads (after packing
 /// weights), less twice those that must be gathered lane by lane, plus one
-/// if the stores are whole vectors.
+/// if the stores are whole vectors. Loads of every other element count
+/// for nothing either way: a depthwise convolution of stride 2 vectorizes
+/// along its output row, but a strided convolution that can take its lanes
+/// from packed weights along the output channels still does.
 int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
                     bool allowGathers, bool allowScatter = false,
                     bool padded = false) {
@@ -182,7 +191,7 @@ int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
     if (!access.inReduce)
       continue;
     if (stride == StrideClass::Contiguous ||
-        (stride == StrideClass::Other && packable(access, range)))
+        (stride != StrideClass::Constant && packable(access, range)))
       ++contiguous;
     else if (stride == StrideClass::Other)
       ++gathers;
@@ -287,9 +296,10 @@ RangeOp chooseTileAxis(KernelShape &shape, RangeOp vector, int64_t lanes) {
     for (const Access &access : shape.accesses) {
       if (access.isStore || !access.inReduce || shape.moves(access, range))
         continue;
-      bool isVectorLoad =
-          vector && shape.strideClass(access, vector, lanes) ==
-                        StrideClass::Contiguous;
+      StrideClass stride = vector ? shape.strideClass(access, vector, lanes)
+                                  : StrideClass::Other;
+      bool isVectorLoad = stride == StrideClass::Contiguous ||
+                          stride == StrideClass::StrideTwo;
       score += isVectorLoad ? 4 : 1;
     }
     if (score > bestScore) {

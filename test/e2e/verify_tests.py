@@ -4,7 +4,9 @@ It must fail on a wrong reference, read data from --inputs/--expected
 folders, and compile once per distinct set of input shapes.
 """
 
+import json
 import os
+import re
 import shutil
 
 import numpy as np
@@ -99,8 +101,112 @@ def shapes(env):
     env.check_no_scratch_left()
 
 
+def depthwise_stride2(x, w, b):
+    """A 3x3 depthwise convolution, stride 2, padding 1, in float64."""
+    channels, height, width = x.shape[1:]
+    out_h, out_w = (height - 1) // 2 + 1, (width - 1) // 2 + 1
+    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    y = np.zeros((1, channels, out_h, out_w)) + b.reshape(1, -1, 1, 1)
+    for kh in range(3):
+        for kw in range(3):
+            window = padded[:, :, kh:kh + 2 * out_h:2, kw:kw + 2 * out_w:2]
+            y += window * w[:, 0, kh, kw].reshape(1, -1, 1, 1)
+    return y
+
+
+def max_pool_stride2(x):
+    """A 3x3 max pool, stride 2, padding 1."""
+    height, width = x.shape[2:]
+    out_h, out_w = (height - 1) // 2 + 1, (width - 1) // 2 + 1
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)),
+                    constant_values=-np.inf)
+    y = np.full(x.shape[:2] + (out_h, out_w), -np.inf)
+    for kh in range(3):
+        for kw in range(3):
+            y = np.maximum(y, padded[:, :, kh:kh + 2 * out_h:2,
+                                     kw:kw + 2 * out_w:2])
+    return y
+
+
+def strided(env):
+    """Depthwise convolutions and a pool of stride 2 along rows of 56, 28,
+    14 and 7 outputs, as in MobileNetV2: their loads of every other
+    element are vectorized (two vector loads and a permute, the shorter
+    rows padded to a vector and masked) and compute what numpy does."""
+    channels = 8
+    rng = np.random.default_rng(3)
+    nodes, inits, refs = [], [], {}
+    x = rng.standard_normal((1, channels, 112, 112)).astype(np.float32)
+    value, name = x.astype(np.float64), "x"
+    for stage in range(4):
+        w = rng.standard_normal((channels, 1, 3, 3)).astype(np.float32)
+        b = rng.standard_normal(channels).astype(np.float32)
+        inits += [numpy_helper.from_array(w, "w%d" % stage),
+                  numpy_helper.from_array(b, "b%d" % stage)]
+        nodes.append(helper.make_node(
+            "Conv", [name, "w%d" % stage, "b%d" % stage], ["c%d" % stage],
+            name="dw%d" % stage, group=channels, kernel_shape=[3, 3],
+            pads=[1, 1, 1, 1], strides=[2, 2]))
+        value = depthwise_stride2(value.astype(np.float32), w, b)
+        name = "c%d" % stage
+        refs[name] = value
+    nodes.append(helper.make_node("MaxPool", ["c0"], ["p"], name="pool",
+                                  kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                                  strides=[2, 2]))
+    refs["p"] = max_pool_stride2(refs["c0"].astype(np.float32))
+    outputs = ["c0", "c1", "c2", "c3", "p"]
+    graph = helper.make_graph(
+        nodes, "strided",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+        [helper.make_tensor_value_info(o, TensorProto.FLOAT, refs[o].shape)
+         for o in outputs], inits)
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    case = env.path("case")
+    data = os.path.join(case, "test_data_set_0")
+    os.makedirs(data)
+    onnx.save(model, os.path.join(case, "model.onnx"))
+    write_pb(os.path.join(data, "input_0.pb"), x, "x")
+    for i, o in enumerate(outputs):
+        write_pb(os.path.join(data, "output_%d.pb" % i),
+                 refs[o].astype(np.float32), o)
+    # Sums of 9 float products four stages deep: a few ulps of 30.
+    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
+                               "--atol", "1e-4")
+    check("PASS: 5 of 5 outputs passed in 1 data set" in stdout,
+          "unexpected verify output:\n" + stdout)
+    # The rows are vectors (the shorter ones padded to one), each made of
+    # the even lanes of two vector loads; the second load of a 14-wide row
+    # reads the 11 elements it needs of 16.
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("package"), "--cpu", "skylake-avx512")
+    with open(env.path("package", "net.json")) as f:
+        opts = {k["name"]: " ".join(k.get("opts", []))
+                for k in json.load(f)["kernels"]}
+    for kernel, vector in [("r_1_8_56_56_1_3_3", "UPCAST(2,8)"),
+                           ("r_1_8_28_28_1_3_3", "UPCAST(2,4)"),
+                           ("r_1_8_14_14_1_3_3", "PADTO(2,16) UPCAST(2,16)"),
+                           ("r_1_8_7_7_1_3_3", "PADTO(2,8) UPCAST(2,8)"),
+                           ("r_1_8_28_28_3_3", "UPCAST(2,4)")]:
+        check(opts.get(kernel, "").startswith(vector),
+              "kernel %s: opts '%s', expected %s first" % (
+                  kernel, opts.get(kernel), vector))
+    with open(env.path("package", "net.c")) as f:
+        source = f.read()
+    for lanes in [4, 8, 16]:
+        even = r"tgc_f32x%d_make\(tgc_f32x%d_lane\((\w+), 0\), " \
+               r"tgc_f32x%d_lane\(\1, 2\)" % (lanes, lanes, lanes)
+        check(re.search(even, source),
+              "no %d-lane vector of even lanes in the C" % lanes)
+    check("tgc_f32x16_load_part(" in source and ", 11, " in source,
+          "the 14-wide rows' second loads are not partial")
+    env.check_no_scratch_left()
+
+
 main({
     "mismatch": mismatch,
     "dirs": dirs,
     "shapes": shapes,
+    "strided": strided,
 })

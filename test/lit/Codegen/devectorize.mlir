@@ -54,8 +54,8 @@ func.func @contiguous(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// Lanes two apart (a strided view) stay a gather and scattered stores;
-// lanes under different gates too.
+// Two lanes two apart (too few for two loads and a permute) stay a gather
+// and scattered stores; lanes under different gates too.
 // CHECK-LABEL: func @not_contiguous(
 //       CHECK-COUNT-2: tgc.load %{{.*}} : <f32> -> f32
 //       CHECK:   tgc.vectorize
@@ -130,4 +130,90 @@ func.func @gated(%x: tensor<4xf32>) -> tensor<4xf32> {
     tgc.sink
   }
   return %k : tensor<4xf32>
+}
+
+// -----
+
+// Four lanes reading every other element (a convolution of stride 2): two
+// contiguous vector loads, from lane 0's index and from lane 2's, whose
+// even lanes make the vector. Both fit in the 16 elements of the buffer.
+// CHECK-LABEL: func @stride_two(
+//       CHECK:   %[[P0:.*]] = tgc.index %{{.*}}[%{{.*}}] : <f32>
+//       CHECK:   %[[P2:.*]] = tgc.index %{{.*}}[%{{.*}}] : <f32>
+//   CHECK-NOT:   tgc.load %{{.*}} : <f32> -> f32
+//       CHECK:   %[[A:.*]] = tgc.load %[[P0]] : <f32> -> vector<4xf32>
+//  CHECK-NEXT:   %[[B:.*]] = tgc.load %[[P2]] : <f32> -> vector<4xf32>
+//  CHECK-NEXT:   %[[A0:.*]] = tgc.gep %[[A]][0]
+//  CHECK-NEXT:   %[[A2:.*]] = tgc.gep %[[A]][2]
+//  CHECK-NEXT:   %[[B0:.*]] = tgc.gep %[[B]][0]
+//  CHECK-NEXT:   %[[B2:.*]] = tgc.gep %[[B]][2]
+//  CHECK-NEXT:   tgc.vectorize %[[A0]], %[[A2]], %[[B0]], %[[B2]] : (f32, f32, f32, f32) -> vector<4xf32>
+func.func @stride_two(%x: tensor<16xf32>) -> tensor<8xf32> {
+  %k = tgc.kernel "E_8" (%x) : (tensor<16xf32>) -> tensor<8xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c2 = tgc.const 2 : index
+    %c4 = tgc.const 4 : index
+    %c6 = tgc.const 6 : index
+    %c8 = tgc.const 8 : index
+    %i = tgc.range 2 global id 0
+    %b = tgc.mul %i, %c8 : index
+    %i1 = tgc.add %b, %c2 : index
+    %i2 = tgc.add %b, %c4 : index
+    %i3 = tgc.add %b, %c6 : index
+    %p0 = tgc.index %in[%b] : !tgc.ptr<f32>
+    %p1 = tgc.index %in[%i1] : !tgc.ptr<f32>
+    %p2 = tgc.index %in[%i2] : !tgc.ptr<f32>
+    %p3 = tgc.index %in[%i3] : !tgc.ptr<f32>
+    %l0 = tgc.load %p0 : !tgc.ptr<f32> -> f32
+    %l1 = tgc.load %p1 : !tgc.ptr<f32> -> f32
+    %l2 = tgc.load %p2 : !tgc.ptr<f32> -> f32
+    %l3 = tgc.load %p3 : !tgc.ptr<f32> -> f32
+    %v = tgc.vectorize %l0, %l1, %l2, %l3 : (f32, f32, f32, f32) -> vector<4xf32>
+    %o = tgc.mul %i, %c4 : index
+    %q = tgc.index %out[%o] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, vector<4xf32>
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<8xf32>
+}
+
+// -----
+
+// The same lanes at the end of a buffer of 15 elements: a whole second
+// vector would read element 15 for the last row, so it reads its first
+// three lanes only.
+// CHECK-LABEL: func @stride_two_at_end(
+//       CHECK:   tgc.index %{{.*}}[%{{.*}}] : <f32>
+//  CHECK-NEXT:   %[[P2:.*]] = tgc.index %{{.*}}[%{{.*}}] : <f32>
+//       CHECK:   tgc.load %{{.*}} : <f32> -> vector<4xf32>
+//  CHECK-NEXT:   tgc.load %[[P2]] {active_lanes = 3 : i64} : <f32> -> vector<4xf32>
+func.func @stride_two_at_end(%x: tensor<15xf32>) -> tensor<8xf32> {
+  %k = tgc.kernel "E_8" (%x) : (tensor<15xf32>) -> tensor<8xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c2 = tgc.const 2 : index
+    %c4 = tgc.const 4 : index
+    %c6 = tgc.const 6 : index
+    %c8 = tgc.const 8 : index
+    %i = tgc.range 2 global id 0
+    %b = tgc.mul %i, %c8 : index
+    %i1 = tgc.add %b, %c2 : index
+    %i2 = tgc.add %b, %c4 : index
+    %i3 = tgc.add %b, %c6 : index
+    %p0 = tgc.index %in[%b] : !tgc.ptr<f32>
+    %p1 = tgc.index %in[%i1] : !tgc.ptr<f32>
+    %p2 = tgc.index %in[%i2] : !tgc.ptr<f32>
+    %p3 = tgc.index %in[%i3] : !tgc.ptr<f32>
+    %l0 = tgc.load %p0 : !tgc.ptr<f32> -> f32
+    %l1 = tgc.load %p1 : !tgc.ptr<f32> -> f32
+    %l2 = tgc.load %p2 : !tgc.ptr<f32> -> f32
+    %l3 = tgc.load %p3 : !tgc.ptr<f32> -> f32
+    %v = tgc.vectorize %l0, %l1, %l2, %l3 : (f32, f32, f32, f32) -> vector<4xf32>
+    %o = tgc.mul %i, %c4 : index
+    %q = tgc.index %out[%o] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, vector<4xf32>
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<8xf32>
 }
