@@ -252,6 +252,8 @@ private:
   const BeamProgress &progress;
   OwningOpRef<ModuleOp> standalone;
   DenseSet<Attribute> originalConstants;
+  /// The heuristic's actions, THREAD included.
+  SmallVector<OptAction> heuristic;
   StringSet<> seenSources;
   /// The outputs of the heuristic's choice, and whether they are all f32
   /// (compared with a tolerance; anything else must match bit for bit).
@@ -341,7 +343,13 @@ bool Search::prepare(Candidate &candidate, bool again) {
     return success();
   });
   std::string whyNot;
-  OwningOpRef<ModuleOp> copy = applied(candidate.actions, whyNot);
+  // On one thread THREAD is not searched, but every candidate is timed
+  // with the split it will ship with: a kernel split into tasks is a task
+  // function, which the C compiler may optimize otherwise.
+  SmallVector<OptAction> rendered =
+      options.threads > 1 ? candidate.actions
+                          : withThreads(candidate.actions, heuristic);
+  OwningOpRef<ModuleOp> copy = applied(rendered, whyNot);
   if (!copy) {
     note("[" + toText(candidate.actions) + "] does not apply: " + whyNot);
     return false;
@@ -652,9 +660,11 @@ SmallVector<OptAction> Search::withThreads(ArrayRef<OptAction> actions,
 FailureOr<BeamResult> Search::run() {
   started = std::chrono::steady_clock::now();
   BeamResult result;
-  SmallVector<OptAction> heuristic = heuristicActions();
+  heuristic = heuristicActions();
   result.heuristic = heuristic;
-  // On one thread a THREAD split only costs: time the heuristic without it.
+  // On one thread THREAD is not searched (a split only costs there): the
+  // search starts from the heuristic's other actions, and prepare() renders
+  // every candidate with the split it will ship with.
   SmallVector<OptAction> heuristicStart;
   for (const OptAction &action : heuristic)
     if (options.threads > 1 || action.kind != OptKind::Thread)

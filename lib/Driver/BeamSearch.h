@@ -29,8 +29,10 @@ struct BeamOptions {
   /// Action lists kept each round.
   unsigned beam = 2;
   /// Threads of the pool the candidates run on. With one, THREAD is not
-  /// searched (it cannot pay off) but the heuristic's split is kept at the
-  /// end, so the package still uses every core it is given.
+  /// searched (it cannot pay off), but every candidate is built and timed
+  /// with the heuristic's split (or the nearest that applies) and keeps it,
+  /// so the package still uses every core it is given and the code timed
+  /// is the code shipped.
   unsigned threads = 1;
   /// Time budget of one candidate's measurement; a candidate whose run
   /// takes much longer is killed and dropped.
@@ -67,7 +69,7 @@ struct BeamResult {
   /// searching on one thread), and what the heuristic chose.
   SmallVector<OptAction> best, heuristic;
   /// Median times in milliseconds of the best and of the heuristic's
-  /// choice (both as timed: without THREAD on one thread).
+  /// choice, as timed (on one thread, their tasks run one after another).
   double bestMs = 0, heuristicMs = 0;
   /// Candidates timed.
   unsigned candidates = 0;
