@@ -37,19 +37,20 @@ bool isOffsetBy(const LinearSum &a, Value bValue, int64_t offset) {
   });
 }
 
-/// Lanes of a vector access whose indices are consecutive elements of one
-/// buffer: `base` is the index of lane 0, and lanes [0, active) share its
-/// gate. Lanes past `active` have a gate that is constant false (those of
-/// an axis padded to the vector, PADTO) or no access at all: a partial
-/// access leaves them alone.
-struct ContiguousLanes {
+/// Lanes of a vector access whose indices are `stride` elements apart in
+/// one buffer (consecutive for 1): `base` is the index of lane 0, and lanes
+/// [0, active) share its gate. Lanes past `active` have a gate that is
+/// constant false (those of an axis padded to the vector, PADTO) or no
+/// access at all: a partial access leaves them alone.
+struct SpacedLanes {
   IndexOp base;
   int64_t active = 0;
 };
 
 /// `pointers` holds one pointer per lane in lane order, null for a lane
 /// with no access (only stores have none).
-std::optional<ContiguousLanes> contiguousLanes(ArrayRef<Value> pointers) {
+std::optional<SpacedLanes> spacedLanes(ArrayRef<Value> pointers,
+                                       int64_t stride) {
   SmallVector<IndexOp> indices;
   for (Value pointer : pointers) {
     auto index = pointer ? pointer.getDefiningOp<IndexOp>() : IndexOp();
@@ -72,50 +73,10 @@ std::optional<ContiguousLanes> contiguousLanes(ArrayRef<Value> pointers) {
     if ((int64_t)lane > active || index.getBuf() != first.getBuf() ||
         index.getGate() != first.getGate())
       return std::nullopt;
-    if (lane && !isOffsetBy(base, index.getIdx(), lane))
+    if (lane && !isOffsetBy(base, index.getIdx(), stride * lane))
       return std::nullopt;
   }
-  return ContiguousLanes{first, active};
-}
-
-/// Lanes of a load whose indices are every other element of one buffer:
-/// lane k reads `base + 2k`; lanes [0, active) share base's gate, the rest
-/// have a constant false one (as in ContiguousLanes). `middle` is the index
-/// of lane n/2, `base + n`, where the second contiguous vector starts
-/// (null when no active lane reads that far).
-struct StrideTwoLanes {
-  IndexOp base, middle;
-  int64_t active = 0;
-};
-
-std::optional<StrideTwoLanes> strideTwoLanes(ArrayRef<Value> pointers) {
-  int64_t n = pointers.size();
-  if (n < 4 || n % 2)
-    return std::nullopt;
-  SmallVector<IndexOp> indices;
-  for (Value pointer : pointers) {
-    auto index = pointer ? pointer.getDefiningOp<IndexOp>() : IndexOp();
-    if (!index)
-      return std::nullopt;
-    indices.push_back(index);
-  }
-  IndexOp first = indices.front();
-  if (constantBool(first.getGate()) == false)
-    return std::nullopt;
-  LinearSum base = linearSumOf(first.getIdx());
-  int64_t active = n;
-  for (auto [lane, index] : llvm::enumerate(indices)) {
-    if (constantBool(index.getGate()) == false) {
-      active = std::min<int64_t>(active, lane);
-      continue;
-    }
-    if ((int64_t)lane > active || index.getBuf() != first.getBuf() ||
-        index.getGate() != first.getGate() ||
-        (lane && !isOffsetBy(base, index.getIdx(), 2 * lane)))
-      return std::nullopt;
-  }
-  IndexOp middle = active > n / 2 ? indices[n / 2] : IndexOp();
-  return StrideTwoLanes{first, middle, active};
+  return SpacedLanes{first, active};
 }
 
 /// The elements of the buffer `index` points into, if it is one of the
@@ -161,14 +122,17 @@ void foldLoads(VectorizeOp vectorize) {
     alt = load.getAlt();
     pointers.push_back(load.getPtr());
   }
-  std::optional<ContiguousLanes> contiguous = contiguousLanes(pointers);
-  std::optional<StrideTwoLanes> strided;
-  if (!contiguous && !(strided = strideTwoLanes(pointers)))
+  int64_t n = pointers.size();
+  std::optional<SpacedLanes> contiguous = spacedLanes(pointers, 1);
+  // Every other element: worth two loads and a permute from 4 lanes on.
+  std::optional<SpacedLanes> strided;
+  if (!contiguous && n >= 4 && n % 2 == 0)
+    strided = spacedLanes(pointers, 2);
+  if (!contiguous && !strided)
     return;
   OpBuilder builder(vectorize);
   Location loc = vectorize.getLoc();
   auto type = cast<VectorType>(vectorize.getType());
-  int64_t n = type.getNumElements();
   Value vectorAlt;
   if (alt)
     vectorAlt = builder.create<VectorizeOp>(loc, type,
@@ -190,7 +154,10 @@ void foldLoads(VectorizeOp vectorize) {
     setActiveLanes(first, strided->base, std::min(span, n), n);
     kept.push_back(strided->base);
     Value second;
-    if (IndexOp middle = strided->middle) {
+    // Lane n/2 reads `base + n`, where the second vector starts, if any
+    // active lane reads that far.
+    if (strided->active > n / 2) {
+      auto middle = pointers[n / 2].getDefiningOp<IndexOp>();
       auto load = builder.create<LoadOp>(loc, type, middle, vectorAlt);
       std::optional<IndexBounds> bounds = boundsOf(middle.getIdx());
       std::optional<int64_t> elements = bufferElements(middle);
@@ -252,7 +219,7 @@ void foldStores(Block &block) {
     SmallVector<Value> pointers;
     for (StoreOp store : stores)
       pointers.push_back(store ? store.getPtr() : Value());
-    std::optional<ContiguousLanes> contiguous = contiguousLanes(pointers);
+    std::optional<SpacedLanes> contiguous = spacedLanes(pointers, 1);
     if (!contiguous)
       continue;
     IndexOp base = contiguous->base;
