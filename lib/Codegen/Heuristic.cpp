@@ -280,9 +280,15 @@ RangeOp chooseReduceLanes(KernelShape &shape, RangeOp vector, int64_t lanes) {
 /// which only scalar loads stay put counts less. An output axis, or the
 /// axis of a reduction around the innermost one (a 1x1 convolution summed
 /// over the image for a global pool: its pixels share every weight load).
+/// None when the copies along the best axis would share no vector load
+/// (nor a weight packed into one), only scalar ones: the accumulators cost
+/// more than they save (a depthwise convolution's rows share nothing but
+/// its nine weights; MobileNetV2's 3x3 depthwise convolutions ran 1.5-1.7x
+/// faster under BEAM without their 14-row tile, 7% for the model).
 RangeOp chooseTileAxis(KernelShape &shape, RangeOp vector, int64_t lanes) {
   RangeOp best;
   int64_t bestScore = 0;
+  bool bestSharesVector = false;
   SmallVector<RangeOp> candidates;
   for (RangeOp range : shape.reductions)
     if (!llvm::is_contained(shape.reduce.getRanges(), range.getResult()))
@@ -293,6 +299,7 @@ RangeOp chooseTileAxis(KernelShape &shape, RangeOp vector, int64_t lanes) {
     if (range == vector || range.getBound() < 2)
       continue;
     int64_t score = 0;
+    bool sharesVector = false;
     for (const Access &access : shape.accesses) {
       if (access.isStore || !access.inReduce || shape.moves(access, range))
         continue;
@@ -301,13 +308,15 @@ RangeOp chooseTileAxis(KernelShape &shape, RangeOp vector, int64_t lanes) {
       bool isVectorLoad = stride == StrideClass::Contiguous ||
                           stride == StrideClass::StrideTwo;
       score += isVectorLoad ? 4 : 1;
+      sharesVector |= isVectorLoad || (vector && packable(access, vector));
     }
     if (score > bestScore) {
       best = range;
       bestScore = score;
+      bestSharesVector = sharesVector;
     }
   }
-  return best;
+  return vector && !bestSharesVector ? RangeOp() : best;
 }
 
 /// The largest divisor of `bound` up to `most` (1 if none is 2 or more).
@@ -515,20 +524,6 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       while (lanes > 4 && 2 * ((int64_t)vector.getBound() / lanes) < lanes)
         lanes /= 2;
     RangeOp tile = chooseTileAxis(shape, vector, lanes);
-    // A register tile pays for its accumulators by sharing vector loads
-    // among its copies. One along which only scalar loads stay put (a
-    // depthwise convolution's rows, which share nothing but its nine
-    // weights) costs more than it saves: MobileNetV2's 3x3 depthwise
-    // convolutions ran 1.5-1.7x faster under BEAM without their 14-row
-    // tile, 7% for the model.
-    if (vector && tile && !llvm::any_of(shape.accesses, [&](const Access &a) {
-          if (a.isStore || !a.inReduce || shape.moves(a, tile))
-            return false;
-          StrideClass stride = shape.strideClass(a, vector, lanes);
-          return stride == StrideClass::Contiguous ||
-                 stride == StrideClass::StrideTwo || packable(a, vector);
-        }))
-      tile = RangeOp();
     // Decided before any action replaces the ranges `shape` holds.
     std::optional<int64_t> reduceLanesId;
     if (RangeOp reduceLanes = chooseReduceLanes(shape, vector, lanes);
