@@ -234,10 +234,12 @@ private:
                  double &heuristicMs, double &bestMs);
   /// The heuristic's actions for the kernel.
   SmallVector<OptAction> heuristicActions();
-  /// Appends the heuristic's THREAD (or the nearest split that applies) to
-  /// `actions` if they have none.
-  SmallVector<OptAction> withThreads(ArrayRef<OptAction> actions,
-                                     ArrayRef<OptAction> heuristic);
+  /// The heuristic's THREAD (or the nearest split that applies) for `k`,
+  /// whose actions are applied, if they hold no split and the heuristic's
+  /// do.
+  std::optional<OptAction> threadSplit(KernelOp k);
+  /// `actions` and threadSplit's split after them.
+  SmallVector<OptAction> withThreads(ArrayRef<OptAction> actions);
   void note(const Twine &text) {
     if (options.verbose)
       errs() << "tgc: tune: " << text << "\n";
@@ -343,17 +345,17 @@ bool Search::prepare(Candidate &candidate, bool again) {
     return success();
   });
   std::string whyNot;
-  // On one thread THREAD is not searched, but every candidate is timed
-  // with the split it will ship with: a kernel split into tasks is a task
-  // function, which the C compiler may optimize otherwise.
-  SmallVector<OptAction> rendered =
-      options.threads > 1 ? candidate.actions
-                          : withThreads(candidate.actions, heuristic);
-  OwningOpRef<ModuleOp> copy = applied(rendered, whyNot);
+  OwningOpRef<ModuleOp> copy = applied(candidate.actions, whyNot);
   if (!copy) {
     note("[" + toText(candidate.actions) + "] does not apply: " + whyNot);
     return false;
   }
+  // On one thread THREAD is not searched, but every candidate is timed
+  // with the split it will ship with: a kernel split into tasks is a task
+  // function, which the C compiler may optimize otherwise.
+  if (options.threads <= 1)
+    if (std::optional<OptAction> split = threadSplit(theKernel(*copy)))
+      (void)applyOptAction(theKernel(*copy), *split);
   PipelineOptions pipeline;
   pipeline.cpu = options.cpu;
   pipeline.threadTasks = options.threadTasks;
@@ -629,18 +631,11 @@ SmallVector<OptAction> Search::heuristicActions() {
   return actions;
 }
 
-SmallVector<OptAction> Search::withThreads(ArrayRef<OptAction> actions,
-                                           ArrayRef<OptAction> heuristic) {
-  SmallVector<OptAction> result(actions.begin(), actions.end());
+std::optional<OptAction> Search::threadSplit(KernelOp k) {
   auto isThread = [](const OptAction &a) { return a.kind == OptKind::Thread; };
   const OptAction *split = llvm::find_if(heuristic, isThread);
-  if (any_of(actions, isThread) || split == heuristic.end())
-    return result;
-  std::string whyNot;
-  OwningOpRef<ModuleOp> copy = applied(actions, whyNot);
-  if (!copy)
-    return result;
-  KernelOp k = theKernel(*copy);
+  if (split == heuristic.end() || any_of(getAppliedActions(k), isThread))
+    return std::nullopt;
   // The heuristic's axis first, then the others; the most tasks that fit.
   SmallVector<int64_t> axes = {split->axis};
   for (Operation &op : k.getBlock())
@@ -648,11 +643,19 @@ SmallVector<OptAction> Search::withThreads(ArrayRef<OptAction> actions,
       axes.push_back(range.getId());
   for (int64_t axis : axes)
     for (int64_t n = split->amount; n >= 2; --n)
-      if (checkOptAction(k, {OptKind::Thread, axis, n}).empty()) {
-        result.push_back({OptKind::Thread, axis, n});
-        release(*copy);
-        return result;
-      }
+      if (checkOptAction(k, {OptKind::Thread, axis, n}).empty())
+        return OptAction{OptKind::Thread, axis, n};
+  return std::nullopt;
+}
+
+SmallVector<OptAction> Search::withThreads(ArrayRef<OptAction> actions) {
+  SmallVector<OptAction> result(actions.begin(), actions.end());
+  std::string whyNot;
+  OwningOpRef<ModuleOp> copy = applied(actions, whyNot);
+  if (!copy)
+    return result;
+  if (std::optional<OptAction> split = threadSplit(theKernel(*copy)))
+    result.push_back(*split);
   release(*copy);
   return result;
 }
@@ -758,7 +761,7 @@ FailureOr<BeamResult> Search::run() {
     return result;
   }
   if (options.threads <= 1)
-    result.best = withThreads(result.best, heuristic);
+    result.best = withThreads(result.best);
   return result;
 }
 
