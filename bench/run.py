@@ -427,8 +427,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   (kernels of the same structure once) from the unoptimized kernel, the
   heuristic's choice and every prefix of it: each round extends every beam
   member by every action that applies (UPCAST, UNROLL, PADTO, PACK; THREAD
-  when timed on more than one thread, else the heuristic's split is kept),
-  renders each candidate as a one-kernel package with a timing harness
+  when timed on more than one thread, else every candidate is built and
+  timed with the heuristic's split, as it will ship), renders each
+  candidate as a one-kernel package with a timing harness
   (made-up inputs, the real weights), compiles them in parallel with `cc -O3
   -march=native` (or `--cpu`), times them one at a time (median of up to 5
   samples; one past twice the best stops after one), drops any
