@@ -88,6 +88,9 @@ public:
 
 private:
   std::string pointerTo(const BufferRef &ref, Type element, bool isConst);
+  /// `in->NAME` or `out->NAME`, advanced to the current image when the run
+  /// loops over images.
+  std::string imageSlice(StringRef side, const IoTensor &io);
   void emitWeightsCheck(raw_ostream &os);
 
   const ModelLayout &layout;
@@ -96,14 +99,22 @@ private:
 };
 } // namespace
 
+std::string RunWriter::imageSlice(StringRef side, const IoTensor &io) {
+  std::string pointer = (side + io.cName).str();
+  if (layout.images == 1)
+    return pointer;
+  return "(" + pointer + " + image * " +
+         std::to_string(io.getImageElements()) + ")";
+}
+
 std::string RunWriter::pointerTo(const BufferRef &ref, Type element,
                                  bool isConst) {
   std::string cType = *getCStorageType(element);
   switch (ref.kind) {
   case BufferRef::Kind::Input:
-    return "in->" + layout.inputs[ref.index].cName;
+    return imageSlice("in->", layout.inputs[ref.index]);
   case BufferRef::Kind::Output:
-    return "out->" + layout.outputs[ref.index].cName;
+    return imageSlice("out->", layout.outputs[ref.index]);
   case BufferRef::Kind::Arena:
     return "(" + std::string(isConst ? "const " : "") + cType + " *)(mem + " +
            std::to_string(ref.index) + ")";
@@ -166,6 +177,8 @@ void RunWriter::emit(raw_ostream &os) {
      << (inFile ? ", weights" : "") << ", NULL, NULL);\n"
      << "}\n\n";
   os << getRunParallelSignature(options) << " {\n";
+  if (layout.images > 1)
+    os << "  ptrdiff_t image;\n";
   bool usesArena = usesBuffer(layout, BufferRef::Kind::Arena);
   bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);
   if (usesArena)
@@ -209,6 +222,14 @@ void RunWriter::emit(raw_ostream &os) {
     os << "  (void)parallel_for; /* no kernel is worth splitting */\n"
        << "  (void)context;\n";
 
+  // One image at a time: the kernels compute one, the arena holds one.
+  std::string indent = "  ";
+  if (layout.images > 1) {
+    os << "  /* The batch one image at a time (tgc-image-loop): each image's\n"
+       << "     activations stay in cache from kernel to kernel. */\n"
+       << "  for (image = 0; image < " << layout.images << "; ++image) {\n";
+    indent = "    ";
+  }
   for (const KernelCall &call : layout.kernels) {
     SmallVector<std::string> args;
     KernelOp kernel = call.op;
@@ -219,22 +240,33 @@ void RunWriter::emit(raw_ostream &os) {
     }
     std::optional<int64_t> tasks = getThreadTasks(kernel);
     if (!tasks) {
-      os << "  " << call.function << "(" << llvm::join(args, ", ") << ");\n";
+      os << indent << call.function << "(" << llvm::join(args, ", ")
+         << ");\n";
       continue;
     }
     // A task function: its buffers go in a struct on this stack frame.
-    os << "  {\n    " << call.function << "_args args;\n";
+    os << indent << "{\n"
+       << indent << "  " << call.function << "_args args;\n";
     for (auto [i, arg] : llvm::enumerate(args))
-      os << "    args.data" << i << " = " << arg << ";\n";
-    os << "    parallel_for(context, " << *tasks << ", " << call.function
-       << ", &args);\n  }\n";
+      os << indent << "  args.data" << i << " = " << arg << ";\n";
+    os << indent << "  parallel_for(context, " << *tasks << ", "
+       << call.function << ", &args);\n"
+       << indent << "}\n";
   }
   for (const OutputCopy &copy : layout.copies) {
     const IoTensor &io = layout.outputs[copy.output];
-    os << "  memcpy(out->" << io.cName << ", "
-       << pointerTo(copy.from, io.type.getElementType(), /*isConst=*/true)
-       << ", " << m << "_" << StringRef(io.cName).upper() << "_BYTES);\n";
+    Type element = io.type.getElementType();
+    std::string bytes =
+        layout.images == 1
+            ? m + "_" + StringRef(io.cName).upper() + "_BYTES"
+            : std::to_string(io.getImageElements()) + " * sizeof(" +
+                  *getCStorageType(element) + ")";
+    os << indent << "memcpy(" << imageSlice("out->", io) << ", "
+       << pointerTo(copy.from, element, /*isConst=*/true) << ", " << bytes
+       << ");\n";
   }
+  if (layout.images > 1)
+    os << "  }\n";
   os << "  return " << m << "_OK;\n}\n";
 }
 

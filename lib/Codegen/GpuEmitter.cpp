@@ -28,6 +28,10 @@ std::optional<GpuTarget> mlir::tgc::parseGpuTarget(StringRef name) {
 LogicalResult mlir::tgc::emitGpuKernels(const ModelLayout &layout,
                                         GpuTarget target, raw_ostream &os) {
   bool cuda = target == GpuTarget::Cuda;
+  if (layout.images > 1 && !layout.kernels.empty())
+    return KernelOp(layout.kernels.front().op).emitOpError(
+        "computes one image of a batch (tgc.images); the GPU targets run the "
+        "whole batch at once");
   CHelperSet helpers;
   std::string kernels;
   llvm::raw_string_ostream kernelStream(kernels);

@@ -108,6 +108,8 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
   manifest["inputs"] = inputs;
   manifest["outputs"] = outputs;
 
+  // The kernels compute one image and run once per image (tgc-image-loop).
+  manifest["images"] = layout.images;
   manifest["arena_bytes"] = layout.arenaBytes;
   manifest["arena_align"] = layout.arenaAlign;
   // The planner's waste: what the arena holds beyond the largest set of
@@ -153,8 +155,9 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
     kernels.push_back(kernel);
   }
   manifest["kernels"] = kernels;
-  manifest["total_flops"] = totalFlops;
-  manifest["total_bytes"] = totalBytes;
+  // Kernel entries are per call; the totals are per run.
+  manifest["total_flops"] = totalFlops * layout.images;
+  manifest["total_bytes"] = totalBytes * layout.images;
 
   // Names come from the model and need not be valid UTF-8; replace rather
   // than abort.

@@ -9,6 +9,7 @@
 
 #include "Codegen/PackageLayout.h"
 #include "Codegen/CEmitterSupport.h"
+#include "IR/Images.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -65,13 +66,17 @@ FailureOr<ModelLayout> mlir::tgc::analyzeModel(ModuleOp module,
         return name.getValue().str();
     return fallback.str();
   };
+  layout.images = getModelImages(module);
+  if (layout.images < 1)
+    return emitError(module.getLoc()) << kImagesAttr << " must be positive";
   FunctionType type = main.getFunctionType();
   for (unsigned i = 0; i < type.getNumInputs(); ++i) {
     IoTensor io;
     io.name = nameOf(main.getArgAttrDict(i), "input" + std::to_string(i));
     if (failed(checkIoType(main.getArgument(i).getLoc(), type.getInput(i),
-                           "input '" + io.name + "'", io.type)))
+                           "input '" + io.name + "'", io.imageType)))
       return failure();
+    io.type = getBatchedType(io.imageType, layout.images);
     io.cName = makeUnique(sanitizeIdentifier(io.name), taken);
     layout.inputs.push_back(io);
   }
@@ -79,11 +84,18 @@ FailureOr<ModelLayout> mlir::tgc::analyzeModel(ModuleOp module,
     IoTensor io;
     io.name = nameOf(main.getResultAttrDict(i), "output" + std::to_string(i));
     if (failed(checkIoType(main.getLoc(), type.getResult(i),
-                           "output '" + io.name + "'", io.type)))
+                           "output '" + io.name + "'", io.imageType)))
       return failure();
+    io.type = getBatchedType(io.imageType, layout.images);
     io.cName = makeUnique(sanitizeIdentifier(io.name), taken);
     layout.outputs.push_back(io);
   }
+  if (layout.images > 1 &&
+      llvm::any_of(llvm::concat<IoTensor>(layout.inputs, layout.outputs),
+                   [](const IoTensor &io) { return io.type.getRank() == 0; }))
+    return emitError(module.getLoc())
+           << "a model that loops over " << kImagesAttr
+           << " needs every input and output batched along dim 0";
 
   bool hasArenaBytes, hasAlign, hasPeak;
   layout.arenaBytes = getAttrOr(module, "tgc.arena_bytes", 0, hasArenaBytes);

@@ -24,10 +24,15 @@ struct IoTensor {
   std::string name;
   /// The C identifier: the struct member, and upper-cased in macros.
   std::string cName;
+  /// The whole batch, as the caller passes it.
   RankedTensorType type;
+  /// The slice one image of the run loop reads or writes (the kernels see
+  /// this; the same as `type` when the model runs the batch at once).
+  RankedTensorType imageType;
 
   int64_t getElements() const { return type.getNumElements(); }
   int64_t getBytes() const;
+  int64_t getImageElements() const { return imageType.getNumElements(); }
 };
 
 /// Where a buffer is while the run function executes.
@@ -65,6 +70,9 @@ struct ModelLayout {
   llvm::SmallVector<KernelCall> kernels;
   llvm::SmallVector<OutputCopy> copies;
   WeightsBlob weights;
+  /// The run function computes this many images one after another
+  /// (`tgc.images`, set by tgc-image-loop); the arena holds one.
+  int64_t images = 1;
   /// From the planner's module attributes.
   int64_t arenaBytes = 0;
   int64_t arenaAlign = 64;

@@ -27,9 +27,15 @@ static const Stage kStages[] = {
      [](OpPassManager &pm, const PipelineOptions &) {
        pm.addPass(createTgcSimplify());
      }},
+    // a batch that no op mixes becomes one image in a loop (C only);
     // realize points; every other op fuses into a tgc.kernel
     {"schedule",
-     [](OpPassManager &pm, const PipelineOptions &) {
+     [](OpPassManager &pm, const PipelineOptions &options) {
+       if (options.target == "c") {
+         TgcImageLoopOptions imageLoop;
+         imageLoop.mode = options.imageLoop;
+         pm.addPass(createTgcImageLoop(imageLoop));
+       }
        pm.addPass(createTgcSchedule());
      }},
     // intermediate buffers placed in one arena
@@ -132,6 +138,11 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("c, cuda or metal"),
                              llvm::cl::init("c")};
+  Option<std::string> imageLoop{
+      *this, "image-loop",
+      llvm::cl::desc("compute a batch one image at a time: auto, always or "
+                     "never"),
+      llvm::cl::init("auto")};
 };
 } // namespace
 
@@ -144,6 +155,7 @@ void registerTgcPipeline() {
         options.cpu = cli.cpu;
         options.threadTasks = cli.threadTasks;
         options.target = cli.target;
+        options.imageLoop = cli.imageLoop;
         buildTgcPipeline(pm, options, cli.after);
       });
 }

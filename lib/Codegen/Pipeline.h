@@ -27,6 +27,9 @@ struct PipelineOptions {
   int64_t threadTasks = 8;
   /// "c", "cuda" or "metal".
   std::string target = "c";
+  /// tgc-image-loop's mode for the C target (--image-loop): auto, always
+  /// or never. GPUs want the whole batch at once: never there.
+  std::string imageLoop = "auto";
   /// A tuning database (TuningDb.h) whose entries the optimize stage
   /// applies, and the serialized context its keys are made with.
   std::string tuningDb;

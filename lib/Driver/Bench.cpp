@@ -182,6 +182,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   compileOptions.target = options.target;
   compileOptions.optimize = options.optimize;
   compileOptions.tuningDb = options.tuningDb;
+  compileOptions.imageLoop = options.imageLoop;
   compileOptions.verbose = options.verbose;
   for (auto [i, spec] : enumerate(signature->inputs)) {
     std::string file = given.lookup(spec.name);

@@ -32,6 +32,8 @@ struct BenchOptions {
   bool optimize = true;
   /// --tuning-db FILE: the tuned actions for kernels it has entries for.
   std::string tuningDb;
+  /// --image-loop: auto, always or never (CompileOptions::imageLoop).
+  std::string imageLoop = "auto";
   /// -v: stage timings and the C compiler's command line on stderr.
   bool verbose = false;
   /// --target: "c" (this CPU) or "cuda" (this machine's NVIDIA GPU, built

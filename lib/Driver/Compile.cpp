@@ -258,6 +258,7 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
   pipelineOptions.optimize = options.optimize;
   pipelineOptions.cpu = options.cpu;
   pipelineOptions.target = options.target;
+  pipelineOptions.imageLoop = options.imageLoop;
   // Tuned actions for the optimize stage: a database from --tuning-db,
   // extended by a search with --beam.
   bool tuning = (!options.tuningDb.empty() || options.beam > 0) &&

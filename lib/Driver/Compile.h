@@ -32,6 +32,8 @@ struct CompileOptions {
   std::string dumpStages;
   /// False for --no-opt.
   bool optimize = true;
+  /// --image-loop: auto, always or never (tgc-image-loop; C target).
+  std::string imageLoop = "auto";
   /// --weights file: weights in NAME.safetensors instead of the source.
   bool weightsInFile = false;
   /// -v: stage timings on stderr.

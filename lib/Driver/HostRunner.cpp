@@ -156,6 +156,7 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
   CompileOptions hostOptions;
   hostOptions.name = kPackageName.str();
   hostOptions.optimize = options.optimize;
+  hostOptions.imageLoop = options.imageLoop;
   hostOptions.verbose = options.verbose;
   hostOptions.inputShapes = options.inputShapes;
   hostOptions.target = options.target;

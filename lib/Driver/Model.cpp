@@ -3,6 +3,7 @@
 #include "Driver/Model.h"
 
 #include "Driver/OnnxSignature.h"
+#include "IR/Images.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
@@ -193,6 +194,12 @@ FailureOr<ModelSignature> getModuleSignature(ModuleOp module) {
                         "output_" + std::to_string(i),
                         signature.outputs.emplace_back())))
       return failure();
+  // Past tgc-image-loop the graph computes one image; callers pass them all.
+  int64_t images = getModelImages(module);
+  for (TensorSpec &spec : concat<TensorSpec>(signature.inputs,
+                                             signature.outputs))
+    if (!spec.shape.empty() && spec.shape[0] >= 0)
+      spec.shape[0] *= images;
   return signature;
 }
 

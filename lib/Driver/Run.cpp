@@ -64,6 +64,7 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
   CompileOptions compileOptions;
   compileOptions.verbose = options.verbose;
   compileOptions.tuningDb = options.tuningDb;
+  compileOptions.imageLoop = options.imageLoop;
   for (const TensorSpec &spec : signature->inputs) {
     StringRef file = files[spec.name];
     ::tgc::Result<HostTensor> tensor = ::tgc::readTensorFile(file.str());

@@ -24,6 +24,8 @@ struct RunOptions {
   /// --tuning-db FILE: the actions `tgc tune` found, for the kernels it has
   /// entries for (so a tuned package can be run as it ships).
   std::string tuningDb;
+  /// --image-loop: auto, always or never (CompileOptions::imageLoop).
+  std::string imageLoop = "auto";
   /// --threads: the threads of the package's pool the model runs on (1:
   /// none, the plain entry point). The C target only.
   unsigned threads = 1;

@@ -287,6 +287,7 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
     compileOptions.verbose = options.verbose;
     compileOptions.target = options.target;
     compileOptions.tuningDb = options.tuningDb;
+    compileOptions.imageLoop = options.imageLoop;
     compileOptions.containerCounts = set.containerCounts;
     std::get<2>(key) = set.containerCounts;
     std::vector<const HostTensor *> inputs;

@@ -27,6 +27,8 @@ struct VerifyOptions {
   /// entries for, so that a tuned package is checked against the reference
   /// (C target only; the GPU targets have no tuning yet).
   std::string tuningDb;
+  /// --image-loop: auto, always or never (CompileOptions::imageLoop).
+  std::string imageLoop = "auto";
   /// -v: stage timings on stderr.
   bool verbose = false;
 };

@@ -34,6 +34,13 @@ SmallVector<int64_t> mlir::tgc::rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+bool mlir::tgc::isGraphElementwise(Operation *op) {
+  return isa<CastOp, BitcastOp, Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, NegOp,
+             TruncOp, AddOp, MulOp, ShlOp, ShrOp, IdivOp, MaxOp, ModOp,
+             CmpltOp, CmpneOp, CmpeqOp, XorOp, OrOp, AndOp, SubOp, FdivOp,
+             PowOp, WhereOp, MulaccOp>(op);
+}
+
 static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }

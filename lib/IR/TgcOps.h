@@ -30,6 +30,10 @@ bool isIntegerLike(Type elementType);
 /// Row-major strides, in elements, of a dense tensor of `shape`.
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 
+/// Elementwise ops of the tensor graph: same-shaped tensor operands, one
+/// result of that shape.
+bool isGraphElementwise(Operation *op);
+
 } // namespace mlir::tgc
 
 #endif // TGC_IR_TGCOPS_H

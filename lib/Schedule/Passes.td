@@ -24,6 +24,34 @@ def TgcSimplify : Pass<"tgc-simplify", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcImageLoop : Pass<"tgc-image-loop", "::mlir::ModuleOp"> {
+  let summary = "Compute a batch one image at a time when no op mixes images";
+  let description = [{
+    When every input has the same dim 0 (the batch, N > 1), every output is
+    batched along dim 0, and no op mixes images (a reduce, pad, shrink or
+    flip across the batch axis, a reshape that merges it with another axis,
+    a constant that differs from image to image), rewrites the graph in
+    place to compute one image: each value that depends on the inputs gets
+    size 1 on its batch axis, and image-free operands are sliced. Sets
+    `tgc.images` = N on the module; the run function loops over the images.
+
+    One image at a time keeps activations in cache between kernels and
+    makes the arena N times smaller, but reads the weights once per image.
+    `mode=auto` splits only when the batch's largest reduce result exceeds
+    `min-bytes` (a core's cache) and the graph does at least
+    `min-flops-per-weight-byte` FLOPs per image for every byte of weights;
+    `always` whenever the graph allows, `never` not at all.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "auto, always or never">,
+    Option<"minBytes", "min-bytes", "int64_t", "1 << 20",
+           "mode=auto: the batch's largest reduce result must exceed this">,
+    Option<"minFlopsPerWeightByte", "min-flops-per-weight-byte", "int64_t",
+           "8", "mode=auto: FLOPs per image per byte of weights, at least">
+  ];
+}
+
 def TgcSchedule : Pass<"tgc-schedule", "::mlir::ModuleOp"> {
   let summary = "Split the tensor graph into kernels (tinygrad: schedule)";
   let description = [{

@@ -23,14 +23,6 @@ constexpr int64_t kMaxFoldedElements = 4096;
 /// Largest constant a broadcast of a smaller constant may fold into.
 constexpr int64_t kMaxBroadcastElements = 64;
 
-/// Elementwise ops: same-shaped tensor operands, one result of that shape.
-bool isElementwise(Operation *op) {
-  return isa<CastOp, BitcastOp, Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, NegOp,
-             TruncOp, AddOp, MulOp, ShlOp, ShrOp, IdivOp, MaxOp, ModOp,
-             CmpltOp, CmpneOp, CmpeqOp, XorOp, OrOp, AndOp, SubOp, FdivOp,
-             PowOp, WhereOp, MulaccOp>(op);
-}
-
 /// The splat value of a constant operand, or null.
 Attribute splatOf(Value value) {
   auto constant = value.getDefiningOp<ConstOp>();
@@ -50,7 +42,7 @@ struct ElementwiseBeforeView : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isElementwise(op) || op->getNumResults() != 1 ||
+    if (!isGraphElementwise(op) || op->getNumResults() != 1 ||
         !isa<RankedTensorType>(op->getResult(0).getType()))
       return failure();
     RankedTensorType srcShape;

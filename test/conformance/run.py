@@ -93,12 +93,12 @@ def output_errors(report):
     return errors
 
 
-def run_case(tgc, group, name, path, timeout, target="c"):
+def run_case(tgc, group, name, path, timeout, target="c", image_loop="auto"):
     start = time.time()
     try:
         proc = subprocess.run(
             [tgc, "verify", path, "--rtol", "1e-3", "--atol", "1e-7",
-             "--target", target],
+             "--target", target, "--image-loop", image_loop],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             timeout=timeout, errors="replace")
         ok = proc.returncode == 0
@@ -157,7 +157,8 @@ def write_scoreboard(results, xfail, cases, out_path, command, target="c"):
 def run_cases(args, cases):
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_case, args.tgc, g, n, p, args.timeout, args.target)
+        futures = [pool.submit(run_case, args.tgc, g, n, p, args.timeout, args.target,
+                               args.image_loop)
                    for g, n, p in cases]
         for i, future in enumerate(concurrent.futures.as_completed(futures), 1):
             r = future.result()
@@ -181,6 +182,10 @@ def main():
     parser.add_argument("--target", choices=sorted(TARGETS), default="c")
     parser.add_argument("--xfail", help="the expected failures (default: "
                         "xfail.txt, xfail-TARGET.txt for a GPU target)")
+    parser.add_argument("--image-loop", choices=["auto", "always", "never"],
+                        default="auto", help="tgc verify's --image-loop: "
+                        "always runs every batch the graph keeps apart one "
+                        "image at a time (C target)")
     parser.add_argument("--filter")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--timeout", type=int, default=180)

@@ -1,5 +1,5 @@
-"""e2e.app, two_models, weights_file, c_strict, dump_ir, run_threads: the
-emitted package.
+"""e2e.app, two_models, weights_file, c_strict, dump_ir, run_threads,
+image_loop: the emitted package.
 
 These build what `tgc compile` writes with the system C compilers, the way a
 product would, and compare what the programs print with `tgc run` on the
@@ -64,6 +64,70 @@ def run_threads(env):
         check(np.array_equal(outputs[1], outputs[3]),
               "%s: --threads 3 differs from one thread by up to %g" %
               (model, np.max(np.abs(outputs[1] - outputs[3]))))
+    env.check_no_scratch_left()
+
+
+def image_loop(env):
+    """--image-loop always computes a batch one image at a time: each image
+    gets the bits the batch-1 package gives it, on one thread and on a pool;
+    the package keeps the batch in its API and holds one image in its arena."""
+    model = env.model("dyncnn")
+    batch = np.random.default_rng(2).standard_normal(
+        (4, 3, 32, 32)).astype(np.float32)
+    npy = save_npy(env.path("batch4.npy"), batch)
+
+    manifests = {}
+    for mode in ("always", "never"):
+        out = env.path("pkg-" + mode)
+        env.compile_model(model, out, "--input-shape", "input=4x3x32x32",
+                          "--image-loop", mode)
+        with open(os.path.join(out, "net.json")) as f:
+            manifests[mode] = json.load(f)
+        with open(os.path.join(out, "net.h")) as f:
+            header = f.read()
+        check("#define NET_INPUT_SHAPE { 4, 3, 32, 32 }" in header and
+              "#define NET_OUTPUT_SHAPE { 4, 10 }" in header,
+              "--image-loop %s: the header lost the batch:\n%s" %
+              (mode, header))
+        with open(os.path.join(out, "net.c")) as f:
+            looped = "for (image = 0; image < 4; ++image)" in f.read()
+        check(looped == (mode == "always"),
+              "--image-loop %s: the run function %s over the images" %
+              (mode, "does not loop" if not looped else "loops"))
+    check(manifests["always"]["images"] == 4 and
+          manifests["never"]["images"] == 1,
+          "manifest images: %s / %s" % (manifests["always"]["images"],
+                                        manifests["never"]["images"]))
+    check(manifests["always"]["inputs"][0]["shape"] == [4, 3, 32, 32],
+          "manifest input: %s" % manifests["always"]["inputs"])
+    # The arena holds one image's buffers (the same plan as batch 1).
+    one, four = (manifests[m]["arena_bytes"] for m in ("always", "never"))
+    check(one * 4 <= four * 1.01,
+          "arena %d bytes for one image, %d for the batch" % (one, four))
+
+    per_image = []
+    for index in range(4):
+        single = save_npy(env.path("image%d.npy" % index), batch[index:index + 1])
+        out = env.path("single%d" % index)
+        env.tgc_cmd("run", model, "--input", "input=" + single,
+                    "--output-dir", out)
+        per_image.append(np.load(os.path.join(out, "output.npy")))
+    want = np.concatenate(per_image)
+    for threads in ("1", "2"):
+        out = env.path("looped-" + threads)
+        env.tgc_cmd("run", model, "--input", "input=" + npy, "--output-dir",
+                    out, "--image-loop", "always", "--threads", threads)
+        got = np.load(os.path.join(out, "output.npy"))
+        check(np.array_equal(got, want),
+              "--image-loop always, %s threads: differs from batch-1 runs "
+              "by up to %g" % (threads, np.max(np.abs(got - want))))
+    out = env.path("batched")
+    env.tgc_cmd("run", model, "--input", "input=" + npy, "--output-dir", out,
+                "--image-loop", "never")
+    got = np.load(os.path.join(out, "output.npy"))
+    check(np.allclose(got, want, rtol=1e-5, atol=1e-6),
+          "--image-loop never differs from batch-1 runs by up to %g" %
+          np.max(np.abs(got - want)))
     env.check_no_scratch_left()
 
 
@@ -276,4 +340,5 @@ main({
     "weights_file": weights_file,
     "c_strict": c_strict,
     "dump_ir": dump_ir,
+    "image_loop": image_loop,
 })

@@ -50,6 +50,16 @@ struct Arguments {
   std::string report;
 };
 
+/// --image-loop, the same for every command that compiles.
+void addImageLoop(CLI::App *cmd, std::string &mode) {
+  cmd->add_option("--image-loop", mode,
+                  "auto (default), always or never: compute a batch one "
+                  "image at a time where no op mixes images (C target; auto: "
+                  "where the batch's activations overflow the cache and the "
+                  "weights do enough work per image)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
 void addCompile(CLI::App &app, Arguments &args) {
   CLI::App *cmd = app.add_subcommand(
       "compile", "Compile a model (.onnx, or the .mlir dump of any stage) to "
@@ -82,6 +92,7 @@ void addCompile(CLI::App &app, Arguments &args) {
   cmd->add_option("--tuning-db", args.compile.tuningDb,
                   "FILE: apply the actions `tgc tune` found for kernels whose "
                   "key (kernel, CPU, C compiler, options) has an entry");
+  addImageLoop(cmd, args.compile.imageLoop);
   cmd->add_option("--beam", args.compile.beam,
                   "N: BEAM-search the kernels the tuning database lacks "
                   "(N lists kept per round) and add them to it")
@@ -112,6 +123,7 @@ void addRun(CLI::App &app, Arguments &args) {
   cmd->add_option("--tuning-db", args.run.tuningDb,
                   "FILE: the actions `tgc tune` found, for the kernels it "
                   "has entries for");
+  addImageLoop(cmd, args.run.imageLoop);
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print stage timings and the C compiler's command line");
 }
@@ -140,6 +152,7 @@ void addVerify(CLI::App &app, Arguments &args) {
   cmd->add_option("--tuning-db", args.verify.tuningDb,
                   "FILE: the actions `tgc tune` found, for the kernels it "
                   "has entries for (C target): checks a tuned package");
+  addImageLoop(cmd, args.verify.imageLoop);
   cmd->add_flag("-v,--verbose", args.verbose, "print stage timings");
 }
 
@@ -172,6 +185,7 @@ void addBench(CLI::App &app, Arguments &args) {
   cmd->add_option("--tuning-db", args.bench.tuningDb,
                   "FILE: the actions `tgc tune` found, for the kernels it "
                   "has entries for");
+  addImageLoop(cmd, args.bench.imageLoop);
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print stage timings and the C compiler's command line");
 }

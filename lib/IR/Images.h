@@ -1,0 +1,42 @@
+//===- Images.h - a model compiled for one image of its batch --*- C++ -*-===//
+//
+// `tgc-image-loop` may rewrite a batched graph to compute one image and set
+// the module attribute `tgc.images` to the batch size: the run function
+// then loops over the images. The graph's signature is per image; the C
+// API, the manifest and the tools that feed a package keep the batch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_IR_IMAGES_H
+#define TGC_IR_IMAGES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::tgc {
+
+/// The module attribute that holds the number of images the run function
+/// loops over.
+inline constexpr llvm::StringLiteral kImagesAttr = "tgc.images";
+
+/// How many images a run computes one after another: 1 unless the graph
+/// was rewritten by tgc-image-loop.
+inline int64_t getModelImages(ModuleOp module) {
+  auto attr = module->getAttrOfType<IntegerAttr>(kImagesAttr);
+  return attr ? attr.getInt() : 1;
+}
+
+/// The tensor a model input or output is to its caller: the graph's
+/// per-image type with the images along dim 0.
+inline RankedTensorType getBatchedType(RankedTensorType perImage,
+                                       int64_t images) {
+  if (images == 1 || perImage.getRank() == 0)
+    return perImage;
+  SmallVector<int64_t> shape(perImage.getShape());
+  shape[0] *= images;
+  return perImage.clone(shape);
+}
+
+} // namespace mlir::tgc
+
+#endif // TGC_IR_IMAGES_H
