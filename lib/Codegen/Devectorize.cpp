@@ -98,15 +98,16 @@ std::optional<int64_t> bufferElements(IndexOp index) {
 }
 
 /// Marks a vector access that touches only its first `active` lanes; the
-/// padding gate its lanes had folded to true is dropped.
+/// padding gate its lanes had folded to true is dropped (so is that of a
+/// whole vector: the first of a padded axis upcast into several).
 void setActiveLanes(Operation *access, IndexOp base, int64_t active,
                     int64_t lanes) {
+  if (constantBool(base.getGate()) == true)
+    base.getGateMutable().clear();
   if (active == lanes)
     return;
   access->setAttr(kActiveLanesAttr,
                   Builder(access->getContext()).getI64IntegerAttr(active));
-  if (constantBool(base.getGate()) == true)
-    base.getGateMutable().clear();
 }
 
 // vectorize(load(buf[i]), ..., load(buf[i+n-1])) => load(buf[i]) : vector

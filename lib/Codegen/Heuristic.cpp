@@ -152,13 +152,22 @@ constexpr int64_t kIndependentVectors = 4;
 /// when each output takes this many reduction steps or more.
 constexpr int64_t kMinReduceForScatter = 64;
 
-/// True if an axis of `bound` is worth padding to one vector of `lanes`
-/// (PADTO, then partial vector loads and stores): at most an eighth of the
-/// lanes idle, as with the rows of 14 or 7 pixels of a network's last
-/// stages in 16 or 8 lanes. Longer axes would need a gate that varies
-/// from one vector to the next.
-bool fitsPaddedVector(int64_t bound, int64_t lanes) {
-  return bound < lanes && (lanes - bound) * 8 <= lanes;
+/// Most vectors a padded axis becomes: all of them are upcast into
+/// registers, so that each vector's gate is a constant lane count.
+constexpr int64_t kMaxPaddedVectors = 4;
+
+/// The lanes an axis of `bound` is padded to, a multiple of `lanes`
+/// (PADTO, then partial vector loads and stores), or 0 if it is not worth
+/// it: at most an eighth of the lanes idle, in at most kMaxPaddedVectors
+/// vectors (rows of 14 or 7 pixels in 16 or 8 lanes; 28 or 56 in 2 or 4
+/// vectors of 16, where a divisor would give 4 or 8 lanes). Longer axes
+/// would need a gate that varies from one vector to the next.
+int64_t paddedLanes(int64_t bound, int64_t lanes) {
+  int64_t padded = (bound + lanes - 1) / lanes * lanes;
+  if (bound % lanes == 0 || padded / lanes > kMaxPaddedVectors ||
+      (padded - bound) * 8 > padded)
+    return 0;
+  return padded;
 }
 
 /// True if a PACK of `access`'s weight can make `range` its innermost dim.
@@ -177,7 +186,7 @@ int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
                     bool allowGathers, bool allowScatter = false,
                     bool padded = false) {
   bool isOutput = range.getAxis() != AxisType::reduce;
-  if (padded ? !isOutput || !fitsPaddedVector(range.getBound(), lanes)
+  if (padded ? !isOutput || !paddedLanes(range.getBound(), lanes)
              : (int64_t)range.getBound() % lanes != 0)
     return -1;
   int64_t contiguous = 0, gathers = 0;
@@ -494,9 +503,22 @@ bool mlir::tgc::gatesOnlyPadding(Value gate, Value range) {
   if (!isComputedFrom(gate, range))
     return true;
   Operation *op = gate.getDefiningOp();
-  if (auto less = dyn_cast_or_null<CmpltOp>(op))
-    return less.getOperand(0) == range &&
-           constantIndex(less.getOperand(1)).has_value();
+  // range + (terms that do not vary with it) < c: for any value of the
+  // other terms the lanes that pass are a prefix (the last of the vectors
+  // an axis padded past one vector is upcast into: 16 * copy + lane < 28).
+  if (auto less = dyn_cast_or_null<CmpltOp>(op)) {
+    if (!constantIndex(less.getOperand(1)))
+      return false;
+    LinearSum sum = linearSumOf(less.getOperand(0));
+    bool once = false;
+    for (auto [atom, coef] : sum.terms) {
+      if (atom == range && coef == 1 && !once)
+        once = true;
+      else if (isComputedFrom(atom, range))
+        return false;
+    }
+    return once;
+  }
   if (auto both = dyn_cast_or_null<AndOp>(op))
     return gatesOnlyPadding(both.getOperand(0), range) &&
            gatesOnlyPadding(both.getOperand(1), range);
@@ -540,11 +562,11 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       int64_t id = vector.getId(), bound = vector.getBound();
       bool isReduce = vector.getAxis() == AxisType::reduce;
       if (padded) {
+        bound = paddedLanes(bound, lanes);
         apply(kernel, OptKind::Padto, vector, lanes);
-        bound = lanes;
       }
       // A second vector of the same row: twice the FMAs per broadcast.
-      bool twoVectors = !isReduce && tile && lanes == maxLanes &&
+      bool twoVectors = !isReduce && !padded && tile && lanes == maxLanes &&
                         bound % (2 * lanes) == 0;
       // Weights the vector would gather are transposed first, while their
       // dims are still whole ranges, in blocks of what one tile reads. So
@@ -565,11 +587,17 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       if (twoVectors &&
           apply(kernel, OptKind::Upcast, findRange(kernel, id), 2))
         vectorCopies = 2;
+      // Every vector of a padded axis in registers: the last one's gate is
+      // then a constant count of lanes.
+      if (padded && bound > lanes &&
+          apply(kernel, OptKind::Upcast, findRange(kernel, id),
+                bound / lanes))
+        vectorCopies = bound / lanes;
       // Nothing reuses the vector's loads (a matrix-vector product: one
       // weight vector per FMA): with one accumulator every FMA waits 4
       // cycles for the one before; a few vectors side by side overlap them
       // (the MLP's 784- and 512-long rows ran 1.7x faster with 4).
-      if (!isReduce && !tile && vectorFeedsReduce &&
+      if (!isReduce && !tile && !padded && vectorFeedsReduce &&
           apply(kernel, OptKind::Upcast, findRange(kernel, id),
                 largestDivisor(bound / lanes, kIndependentVectors)))
         vectorCopies = kIndependentVectors;

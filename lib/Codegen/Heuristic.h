@@ -39,10 +39,11 @@ std::optional<int64_t> getLaneStride(Value address, Value range,
 /// True if `value` is computed from the loop index `range`.
 bool isComputedFrom(Value value, Value range);
 
-/// True if the gate `gate` depends on `range` only through `range < c`
-/// tests (the gate PADTO adds), joined by `and`: written out as lanes of
-/// `range`, every lane's gate is then the same but for lanes past the old
-/// bound, where it is false, so the lanes can be one partial vector access.
+/// True if the gate `gate` depends on `range` only through `range + x < c`
+/// tests with x independent of `range` (the gate PADTO adds, x the lanes
+/// of earlier vectors), joined by `and`: written out as lanes of `range`,
+/// every lane's gate is then the same but for lanes past the old bound,
+/// where it is false, so the lanes can be one partial vector access.
 bool gatesOnlyPadding(Value gate, Value range);
 
 } // namespace mlir::tgc

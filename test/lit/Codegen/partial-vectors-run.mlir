@@ -1,7 +1,7 @@
-// Rows a little shorter than a vector (14 columns in 16 lanes, 7 in 8):
-// the heuristic pads the column axis to one vector (PADTO) and the C reads
-// and writes each row with a partial (masked) vector access that touches
-// its first 14 or 7 lanes only. The results match a double-precision
+// Rows a little shorter than a vector (14 columns in 16 lanes, 7 in 8)
+// or than two (28 in 32): the heuristic pads the column axis to whole
+// vectors (PADTO) and the C reads and writes each row's last vector with a
+// partial (masked) access that touches its first 14, 7 or 12 lanes only. The results match a double-precision
 // reference, and the floats just past each output are untouched (a whole
 // vector store would overwrite them), built with gcc and clang, with
 // vector extensions and with the portable fallback.
@@ -20,16 +20,23 @@
 // SRC: opts: PADTO(1,8) UPCAST(1,8)
 // SRC: tgc_f32x8_load_part(data{{[0-9]+}} + {{.*}}, 7, tgc_f32x8_splat(0))
 // SRC: tgc_f32x8_store_part(data{{[0-9]+}} + {{.*}}, 7,
+// SRC: opts: PADTO(1,16) UPCAST(1,16) UPCAST(1,2)
+// SRC-NOT: tgc_f32x16_load_part
+// SRC: tgc_f32x16_load_part(data{{[0-9]+}} + {{.*}}, 12, tgc_f32x16_splat(0))
+// SRC: tgc_f32x16_store_part(data{{[0-9]+}} + {{.*}}, 12,
 
 // CHECK: y14: ok
 // CHECK-NEXT: y14 guard: ok
 // CHECK-NEXT: y7: ok
 // CHECK-NEXT: y7 guard: ok
+// CHECK-NEXT: y28: ok
+// CHECK-NEXT: y28 guard: ok
 
 module {
   func.func @main(%a: tensor<3x32xf32> {tgc.name = "a"}, %b: tensor<32x14xf32> {tgc.name = "b"},
-                  %c: tensor<32x7xf32> {tgc.name = "c"})
-      -> (tensor<3x14xf32> {tgc.name = "y14"}, tensor<3x7xf32> {tgc.name = "y7"}) {
+                  %c: tensor<32x7xf32> {tgc.name = "c"}, %d: tensor<32x28xf32> {tgc.name = "d"})
+      -> (tensor<3x14xf32> {tgc.name = "y14"}, tensor<3x7xf32> {tgc.name = "y7"},
+          tensor<3x28xf32> {tgc.name = "y28"}) {
     %a3 = tgc.reshape %a : tensor<3x32xf32> -> tensor<3x32x1xf32>
     %ab = tgc.expand %a3 : tensor<3x32x1xf32> -> tensor<3x32x14xf32>
     %b3 = tgc.reshape %b : tensor<32x14xf32> -> tensor<1x32x14xf32>
@@ -45,6 +52,12 @@ module {
     %n = tgc.mul %ac, %ce : tensor<3x32x7xf32>
     %t = tgc.reduce_axis add %n [1] : tensor<3x32x7xf32> -> tensor<3x1x7xf32>
     %y7 = tgc.reshape %t : tensor<3x1x7xf32> -> tensor<3x7xf32>
-    return %y14, %y7 : tensor<3x14xf32>, tensor<3x7xf32>
+    %ad = tgc.expand %a3 : tensor<3x32x1xf32> -> tensor<3x32x28xf32>
+    %d3 = tgc.reshape %d : tensor<32x28xf32> -> tensor<1x32x28xf32>
+    %de = tgc.expand %d3 : tensor<1x32x28xf32> -> tensor<3x32x28xf32>
+    %o = tgc.mul %ad, %de : tensor<3x32x28xf32>
+    %u = tgc.reduce_axis add %o [1] : tensor<3x32x28xf32> -> tensor<3x1x28xf32>
+    %y28 = tgc.reshape %u : tensor<3x1x28xf32> -> tensor<3x28xf32>
+    return %y14, %y7, %y28 : tensor<3x14xf32>, tensor<3x7xf32>, tensor<3x28xf32>
   }
 }

@@ -5,8 +5,9 @@
 #include <stdio.h>
 
 #define GUARD 16
-static float a[NET_A_ELEMS], b[NET_B_ELEMS], c[NET_C_ELEMS];
+static float a[NET_A_ELEMS], b[NET_B_ELEMS], c[NET_C_ELEMS], d[NET_D_ELEMS];
 static float y14[NET_Y14_ELEMS + GUARD], y7[NET_Y7_ELEMS + GUARD];
+static float y28[NET_Y28_ELEMS + GUARD];
 
 /* Relative error within float rounding of a 32-term sum. */
 static void check(const char *name, const float *got, const double *want,
@@ -28,7 +29,7 @@ static void check_guard(const char *name, const float *after) {
 int main(void) {
   static unsigned char block[NET_ARENA_BYTES + 64];
   unsigned char *arena = block + (64 - (size_t)block % 64) % 64;
-  double want14[NET_Y14_ELEMS], want7[NET_Y7_ELEMS];
+  double want14[NET_Y14_ELEMS], want7[NET_Y7_ELEMS], want28[NET_Y28_ELEMS];
   net_inputs in;
   net_outputs out;
   int i, j, k;
@@ -38,6 +39,10 @@ int main(void) {
     b[i] = (float)((i * 5) % 11 - 5) * 0.125f;
   for (i = 0; i < NET_C_ELEMS; ++i)
     c[i] = (float)((i * 3) % 7 - 3) * 0.5f;
+  for (i = 0; i < NET_D_ELEMS; ++i)
+    d[i] = (float)((i * 11) % 17 - 8) * 0.25f;
+  for (i = 0; i < NET_Y28_ELEMS + GUARD; ++i)
+    y28[i] = -7.0f;
   for (i = 0; i < NET_Y14_ELEMS + GUARD; ++i)
     y14[i] = -7.0f;
   for (i = 0; i < NET_Y7_ELEMS + GUARD; ++i)
@@ -55,12 +60,20 @@ int main(void) {
         s += (double)a[i * 32 + k] * c[k * 7 + j];
       want7[i * 7 + j] = s;
     }
+    for (j = 0; j < 28; ++j) {
+      double s = 0;
+      for (k = 0; k < 32; ++k)
+        s += (double)a[i * 32 + k] * d[k * 28 + j];
+      want28[i * 28 + j] = s;
+    }
   }
   in.a = a;
   in.b = b;
   in.c = c;
+  in.d = d;
   out.y14 = y14;
   out.y7 = y7;
+  out.y28 = y28;
   if (net_run(&in, &out, arena) != NET_OK) {
     printf("net_run failed\n");
     return 1;
@@ -69,5 +82,7 @@ int main(void) {
   check_guard("y14", y14 + NET_Y14_ELEMS);
   check("y7", y7, want7, NET_Y7_ELEMS);
   check_guard("y7", y7 + NET_Y7_ELEMS);
+  check("y28", y28, want28, NET_Y28_ELEMS);
+  check_guard("y28", y28 + NET_Y28_ELEMS);
   return 0;
 }
