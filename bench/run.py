@@ -417,7 +417,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   16-lane vectors and 2-vector tiles); a convolution of few input channels
   read with stride 2 vectorizes along its output channels; a depthwise
   convolution or a pool of stride 2 along its output row, each vector of
-  every other input element two contiguous loads and a permute; a 1x1
+  every other input element two contiguous loads and a permute; a row of
+  7, 14, 28 or 56 pixels is padded to 1, 1, 2 or 4 whole vectors, the last
+  one read and written with masked (partial) loads and stores; a 1x1
   convolution fused into a global pool unrolls its pixels into the tile; a
   constant Gemm B is packed into panels of the tile's 32 columns (its rows
   4 KiB apart would share a few cache sets), and THREAD splits the axis
@@ -477,6 +479,14 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   `tgc_pool_create(threads)` (tgc_pool.h), or the product's own. Neither
   keeps state between calls: several threads may run a model at once, each
   with its own arena.
+- Batches: a graph that never mixes its images (convolutions, pools,
+  normalizations in inference, Gemm over batched rows) is compiled for one
+  image and the run function loops over them (`tgc-image-loop`), so each
+  image's activations stay in cache from kernel to kernel: MobileNetV2's
+  whole batch of 8 is 38 MB per layer, more than the L3. The arena holds
+  one image. `--image-loop auto` (default) does this where a kernel's
+  result for the batch exceeds 1 MiB and the weights do at least 8 FLOPs
+  per byte per image; `always` / `never` force it.
 """
 
 
