@@ -193,6 +193,11 @@ def main():
             if batch != 1:
                 continue
             db = os.path.join(tuning_dir, stem_of(path) + ".json")
+            # A database from an earlier run would make the search a lookup
+            # (its keys are the kernels before optimization, which a new
+            # heuristic does not change) and the time reported meaningless.
+            if os.path.exists(db):
+                os.remove(db)
             log("tuning %s (tgc tune --beam 2)" % name)
             start = time.time()
             subprocess.run([tgc, "tune", path, "-o", db, "--beam", "2",
