@@ -50,13 +50,6 @@ FailureOr<std::string> mlir::tgc::getCValueType(Type element) {
   return getCStorageType(element);
 }
 
-int64_t mlir::tgc::getElementBytes(Type element) {
-  if (element.isIndex())
-    return 8;
-  unsigned width = element.getIntOrFloatBitWidth();
-  return width == 1 ? 1 : width / 8;
-}
-
 std::string mlir::tgc::getDtypeName(Type element) {
   if (element.isF16())
     return "float16";

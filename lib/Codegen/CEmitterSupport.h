@@ -31,9 +31,6 @@ FailureOr<std::string> getCStorageType(Type element);
 /// `float` for f16/bf16 and `bool` for i1.
 FailureOr<std::string> getCValueType(Type element);
 
-/// Bytes of one element in a buffer (1 for i1).
-int64_t getElementBytes(Type element);
-
 /// The dtype name used in headers and manifests, as numpy spells it
 /// ("float32", "float16", "bfloat16", "bool", "int64", ...).
 std::string getDtypeName(Type element);

@@ -182,24 +182,24 @@ FailureOr<ModelSignature> getModuleSignature(ModuleOp module) {
     return emitError(module.getLoc()) << "the module has no func.func @main";
   ModelSignature signature;
   FunctionType type = main.getFunctionType();
+  // Past tgc-image-loop the graph computes one image; callers pass them all.
+  int64_t images = getModelImages(module);
+  auto asCalled = [&](Type type) -> Type {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor ? getBatchedType(tensor, images) : type;
+  };
   for (auto [i, input] : enumerate(type.getInputs()))
-    if (failed(readSpec(main.getLoc(), input,
+    if (failed(readSpec(main.getLoc(), asCalled(input),
                         main.getArgAttrOfType<StringAttr>(i, "tgc.name"),
                         "input_" + std::to_string(i),
                         signature.inputs.emplace_back())))
       return failure();
   for (auto [i, output] : enumerate(type.getResults()))
-    if (failed(readSpec(main.getLoc(), output,
+    if (failed(readSpec(main.getLoc(), asCalled(output),
                         main.getResultAttrOfType<StringAttr>(i, "tgc.name"),
                         "output_" + std::to_string(i),
                         signature.outputs.emplace_back())))
       return failure();
-  // Past tgc-image-loop the graph computes one image; callers pass them all.
-  int64_t images = getModelImages(module);
-  for (TensorSpec &spec : concat<TensorSpec>(signature.inputs,
-                                             signature.outputs))
-    if (!spec.shape.empty() && spec.shape[0] >= 0)
-      spec.shape[0] *= images;
   return signature;
 }
 

@@ -27,10 +27,11 @@ inline int64_t getModelImages(ModuleOp module) {
 }
 
 /// The tensor a model input or output is to its caller: the graph's
-/// per-image type with the images along dim 0.
+/// per-image type with the images along dim 0 (unchanged if that is
+/// dynamic: such a graph is never rewritten).
 inline RankedTensorType getBatchedType(RankedTensorType perImage,
                                        int64_t images) {
-  if (images == 1 || perImage.getRank() == 0)
+  if (images == 1 || perImage.getRank() == 0 || perImage.isDynamicDim(0))
     return perImage;
   SmallVector<int64_t> shape(perImage.getShape());
   shape[0] *= images;

@@ -27,6 +27,18 @@ bool mlir::tgc::isIntegerLike(Type elementType) {
   return integer && integer.getWidth() > 1;
 }
 
+int64_t mlir::tgc::getElementBytes(Type element) {
+  if (element.isIndex())
+    return 8;
+  unsigned width = element.getIntOrFloatBitWidth();
+  return width == 1 ? 1 : width / 8;
+}
+
+int64_t mlir::tgc::getTensorBytes(Type tensor) {
+  auto ranked = cast<RankedTensorType>(tensor);
+  return ranked.getNumElements() * getElementBytes(ranked.getElementType());
+}
+
 SmallVector<int64_t> mlir::tgc::rowMajorStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t i = (int64_t)shape.size() - 2; i >= 0; --i)

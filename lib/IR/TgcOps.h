@@ -27,6 +27,12 @@ Type withElementType(Type type, Type element);
 /// false for floats and i1.
 bool isIntegerLike(Type elementType);
 
+/// Bytes of one element in a buffer (1 for i1, 8 for index).
+int64_t getElementBytes(Type element);
+
+/// Bytes of a ranked tensor of static shape laid out in a buffer.
+int64_t getTensorBytes(Type tensor);
+
 /// Row-major strides, in elements, of a dense tensor of `shape`.
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 

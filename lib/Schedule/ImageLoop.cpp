@@ -38,11 +38,10 @@ ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
 
-int64_t bytesOf(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  Type element = type.getElementType();
-  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
-  return type.getNumElements() * std::max<int64_t>(bits / 8, 1);
+/// Elementwise ops and tgc.contiguous: the result has the operands' shape,
+/// each element computed from the same element of each.
+bool keepsShape(Operation *op) {
+  return isGraphElementwise(op) || isa<ContiguousOp>(op);
 }
 
 /// True if every slice of a constant along `axis` holds the same elements.
@@ -135,7 +134,7 @@ private:
       (void)fail(op, why);
       return std::nullopt;
     };
-    if (isGraphElementwise(op) || isa<ContiguousOp>(op)) {
+    if (keepsShape(op)) {
       std::optional<int64_t> axis;
       for (Value operand : op->getOperands())
         if (auto it = axisOf.find(operand); it != axisOf.end()) {
@@ -197,7 +196,7 @@ private:
       return false;
     if (auto constant = dyn_cast<ConstOp>(op))
       return slicesAreEqual(constant, axis);
-    if (isGraphElementwise(op) || isa<ContiguousOp>(op))
+    if (keepsShape(op))
       return llvm::all_of(op->getOperands(), [&](Value operand) {
         return isUniformAlong(operand, axis);
       });
@@ -289,13 +288,13 @@ struct TgcImageLoop : impl::TgcImageLoopBase<TgcImageLoop> {
         auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
         if (isa<RankedTensorType>(constant.getType()) &&
             !(dense && dense.isSplat()))
-          weightBytes += bytesOf(constant);
+          weightBytes += getTensorBytes(constant.getType());
         return;
       }
       auto reduce = dyn_cast<ReduceAxisOp>(op);
       if (!reduce || !axes.axisOf.contains(reduce.getResult()))
         return;
-      largest = std::max(largest, bytesOf(reduce.getResult()));
+      largest = std::max(largest, getTensorBytes(reduce.getType()));
       flopsPerImage +=
           2 * cast<RankedTensorType>(reduce.getSrc().getType())
                   .getNumElements() / images;

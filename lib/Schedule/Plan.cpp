@@ -27,13 +27,6 @@ int64_t alignTo(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-/// Bytes of a tensor as laid out in memory (i1 takes a byte).
-int64_t tensorBytes(Type type) {
-  auto tensor = cast<RankedTensorType>(type);
-  int64_t bits = tensor.getElementTypeBitWidth();
-  return tensor.getNumElements() * ((bits + 7) / 8);
-}
-
 struct Plan : impl::TgcPlanBase<Plan> {
   using TgcPlanBase::TgcPlanBase;
 
@@ -69,7 +62,7 @@ struct Plan : impl::TgcPlanBase<Plan> {
         for (Operation *user : result.getUsers())
           last = std::max(last, position.lookup(user));
         buffers.push_back({kernel, result.getResultNumber(),
-                           tensorBytes(result.getType()), (int64_t)i, last});
+                           getTensorBytes(result.getType()), (int64_t)i, last});
       }
     }
 
