@@ -278,8 +278,13 @@ bool Scheduler::realizeOnce() {
       realize(value);
       continue;
     }
-    // Rule 4: needed by two kernels.
+    // Rule 4: needed by two kernels. A reduce-free value read by a reduce
+    // is computed in the one kernel that computes the reduce (rule 2 sees
+    // that it is not computed twice), so the walk stops there: walking on,
+    // it would count the kernels after the reduce, and realize a conv's
+    // window product (K*K*C times its output) next to a realized output.
     if (cost > maxRecomputeCost) {
+      bool reduceFree = cost < kReduceCost;
       llvm::SmallPtrSet<Operation *, 4> kernels;
       SmallVector<Value> work{value};
       llvm::DenseSet<Value> seen;
@@ -291,6 +296,10 @@ bool Scheduler::realizeOnce() {
           Operation *user = use.getOwner();
           if (isa<func::ReturnOp>(user)) {
             kernels.insert(v.getDefiningOp());
+            continue;
+          }
+          if (reduceFree && isa<ReduceAxisOp>(user)) {
+            kernels.insert(user);
             continue;
           }
           for (Value r : user->getResults()) {

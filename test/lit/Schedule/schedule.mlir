@@ -190,3 +190,78 @@ func.func @not_pad_of_elementwise(%x: tensor<4x8xf32>) -> tensor<6x8xf32> {
   %p = tgc.pad %n low [1, 0] high [1, 0] : tensor<4x8xf32> -> tensor<6x8xf32>
   return %p : tensor<6x8xf32>
 }
+
+// A strided 7x7 conv, relu and max pool whose result is a model output and
+// also read on (a conv and a residual add: two kernels after the pool's
+// reduce). The conv's window product, 147 times the conv's output, is
+// computed inside the conv's reduce, not realized on its own.
+// CHECK-LABEL: func @conv_next_to_outputs(
+//       CHECK:   tgc.kernel "E_1_3_22_22"
+//       CHECK:     tgc.pad
+//  CHECK-NEXT:     tgc.sink
+//       CHECK:   tgc.kernel "r_1_1_4_8_8_1_1_1_3_7_7"(%{{.*}}) : (tensor<1x3x22x22xf32>)
+//   CHECK-NOT:   tgc.kernel "E_1_1_4_8_8_3_7_7"
+//       CHECK:   tgc.kernel "E_1_4_10_10"
+func.func @conv_next_to_outputs(%arg0: tensor<1x3x16x16xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  %0 = tgc.const dense<0xFF800000> : tensor<1x4x10x10xf32>
+  %1 = tgc.const dense<0.000000e+00> : tensor<1x1x4x8x8x1x1x1xf32>
+  %2 = tgc.const dense<true> : tensor<1x4x8x8xi1>
+  %3 = tgc.const dense<0.5> : tensor<4x3x7x7xf32>
+  %4 = tgc.const dense<0.25> : tensor<4x4x3x3xf32>
+  %5 = tgc.pad %arg0 low [0, 0, 3, 3] high [0, 0, 3, 3] : tensor<1x3x16x16xf32> -> tensor<1x3x22x22xf32>
+  %6 = tgc.reshape %5 : tensor<1x3x22x22xf32> -> tensor<1x3x1x22x1x22xf32>
+  %7 = tgc.expand %6 : tensor<1x3x1x22x1x22xf32> -> tensor<1x3x8x22x8x22xf32>
+  %8 = tgc.reshape %7 : tensor<1x3x8x22x8x22xf32> -> tensor<1x3x176x176xf32>
+  %9 = tgc.shrink %8 begin [0, 0, 0, 0] end [1, 3, 161, 161] : tensor<1x3x176x176xf32> -> tensor<1x3x161x161xf32>
+  %10 = tgc.reshape %9 : tensor<1x3x161x161xf32> -> tensor<1x3x7x23x7x23xf32>
+  %11 = tgc.shrink %10 begin [0, 0, 0, 0, 0, 0] end [1, 3, 7, 16, 7, 16] : tensor<1x3x7x23x7x23xf32> -> tensor<1x3x7x16x7x16xf32>
+  %12 = tgc.reshape %11 : tensor<1x3x7x16x7x16xf32> -> tensor<1x3x7x8x2x7x8x2xf32>
+  %13 = tgc.shrink %12 begin [0, 0, 0, 0, 0, 0, 0, 0] end [1, 3, 7, 8, 1, 7, 8, 1] : tensor<1x3x7x8x2x7x8x2xf32> -> tensor<1x3x7x8x1x7x8x1xf32>
+  %14 = tgc.reshape %13 : tensor<1x3x7x8x1x7x8x1xf32> -> tensor<1x3x7x8x7x8xf32>
+  %15 = tgc.permute %14 [0, 1, 3, 5, 2, 4] : tensor<1x3x7x8x7x8xf32> -> tensor<1x3x8x8x7x7xf32>
+  %16 = tgc.reshape %15 : tensor<1x3x8x8x7x7xf32> -> tensor<1x1x3x8x8x7x7xf32>
+  %17 = tgc.permute %16 [0, 1, 3, 4, 2, 5, 6] : tensor<1x1x3x8x8x7x7xf32> -> tensor<1x1x8x8x3x7x7xf32>
+  %18 = tgc.reshape %17 : tensor<1x1x8x8x3x7x7xf32> -> tensor<1x1x1x8x8x3x7x7xf32>
+  %19 = tgc.expand %18 : tensor<1x1x1x8x8x3x7x7xf32> -> tensor<1x1x4x8x8x3x7x7xf32>
+  %20 = tgc.reshape %3 : tensor<4x3x7x7xf32> -> tensor<1x1x4x1x1x3x7x7xf32>
+  %21 = tgc.expand %20 : tensor<1x1x4x1x1x3x7x7xf32> -> tensor<1x1x4x8x8x3x7x7xf32>
+  %22 = tgc.mul %19, %21 : tensor<1x1x4x8x8x3x7x7xf32>
+  %23 = tgc.reduce_axis  add %22 [5, 6, 7] : tensor<1x1x4x8x8x3x7x7xf32> -> tensor<1x1x4x8x8x1x1x1xf32>
+  %24 = tgc.max %23, %1 : tensor<1x1x4x8x8x1x1x1xf32>
+  %25 = tgc.reshape %24 : tensor<1x1x4x8x8x1x1x1xf32> -> tensor<1x4x8x8xf32>
+  %26 = tgc.pad %25 low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x4x8x8xf32> -> tensor<1x4x10x10xf32>
+  %27 = tgc.pad %2 low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x4x8x8xi1> -> tensor<1x4x10x10xi1>
+  %28 = tgc.where %27, %26, %0 : tensor<1x4x10x10xi1>, tensor<1x4x10x10xf32>
+  %29 = tgc.reshape %28 : tensor<1x4x10x10xf32> -> tensor<1x4x1x10x1x10xf32>
+  %30 = tgc.expand %29 : tensor<1x4x1x10x1x10xf32> -> tensor<1x4x4x10x4x10xf32>
+  %31 = tgc.reshape %30 : tensor<1x4x4x10x4x10xf32> -> tensor<1x4x40x40xf32>
+  %32 = tgc.shrink %31 begin [0, 0, 0, 0] end [1, 4, 33, 33] : tensor<1x4x40x40xf32> -> tensor<1x4x33x33xf32>
+  %33 = tgc.reshape %32 : tensor<1x4x33x33xf32> -> tensor<1x4x3x11x3x11xf32>
+  %34 = tgc.shrink %33 begin [0, 0, 0, 0, 0, 0] end [1, 4, 3, 8, 3, 8] : tensor<1x4x3x11x3x11xf32> -> tensor<1x4x3x8x3x8xf32>
+  %35 = tgc.reshape %34 : tensor<1x4x3x8x3x8xf32> -> tensor<1x4x3x4x2x3x4x2xf32>
+  %36 = tgc.shrink %35 begin [0, 0, 0, 0, 0, 0, 0, 0] end [1, 4, 3, 4, 1, 3, 4, 1] : tensor<1x4x3x4x2x3x4x2xf32> -> tensor<1x4x3x4x1x3x4x1xf32>
+  %37 = tgc.reshape %36 : tensor<1x4x3x4x1x3x4x1xf32> -> tensor<1x4x3x4x3x4xf32>
+  %38 = tgc.permute %37 [0, 1, 3, 5, 2, 4] : tensor<1x4x3x4x3x4xf32> -> tensor<1x4x4x4x3x3xf32>
+  %39 = tgc.reduce_axis  max %38 [4, 5] : tensor<1x4x4x4x3x3xf32> -> tensor<1x4x4x4x1x1xf32>
+  %40 = tgc.reshape %39 : tensor<1x4x4x4x1x1xf32> -> tensor<1x4x4x4xf32>
+  %41 = tgc.pad %40 low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x4x4x4xf32> -> tensor<1x4x6x6xf32>
+  %42 = tgc.reshape %41 : tensor<1x4x6x6xf32> -> tensor<1x4x1x6x1x6xf32>
+  %43 = tgc.expand %42 : tensor<1x4x1x6x1x6xf32> -> tensor<1x4x4x6x4x6xf32>
+  %44 = tgc.reshape %43 : tensor<1x4x4x6x4x6xf32> -> tensor<1x4x24x24xf32>
+  %45 = tgc.shrink %44 begin [0, 0, 0, 0] end [1, 4, 21, 21] : tensor<1x4x24x24xf32> -> tensor<1x4x21x21xf32>
+  %46 = tgc.reshape %45 : tensor<1x4x21x21xf32> -> tensor<1x4x3x7x3x7xf32>
+  %47 = tgc.shrink %46 begin [0, 0, 0, 0, 0, 0] end [1, 4, 3, 4, 3, 4] : tensor<1x4x3x7x3x7xf32> -> tensor<1x4x3x4x3x4xf32>
+  %48 = tgc.permute %47 [0, 1, 3, 5, 2, 4] : tensor<1x4x3x4x3x4xf32> -> tensor<1x4x4x4x3x3xf32>
+  %49 = tgc.reshape %48 : tensor<1x4x4x4x3x3xf32> -> tensor<1x1x4x4x4x3x3xf32>
+  %50 = tgc.permute %49 [0, 1, 3, 4, 2, 5, 6] : tensor<1x1x4x4x4x3x3xf32> -> tensor<1x1x4x4x4x3x3xf32>
+  %51 = tgc.reshape %50 : tensor<1x1x4x4x4x3x3xf32> -> tensor<1x1x1x4x4x4x3x3xf32>
+  %52 = tgc.expand %51 : tensor<1x1x1x4x4x4x3x3xf32> -> tensor<1x1x4x4x4x4x3x3xf32>
+  %53 = tgc.reshape %4 : tensor<4x4x3x3xf32> -> tensor<1x1x4x1x1x4x3x3xf32>
+  %54 = tgc.expand %53 : tensor<1x1x4x1x1x4x3x3xf32> -> tensor<1x1x4x4x4x4x3x3xf32>
+  %55 = tgc.mul %52, %54 : tensor<1x1x4x4x4x4x3x3xf32>
+  %56 = tgc.reduce_axis  add %55 [5, 6, 7] : tensor<1x1x4x4x4x4x3x3xf32> -> tensor<1x1x4x4x4x1x1x1xf32>
+  %57 = tgc.reshape %56 : tensor<1x1x4x4x4x1x1x1xf32> -> tensor<1x4x4x4xf32>
+  %58 = tgc.reshape %39 : tensor<1x4x4x4x1x1xf32> -> tensor<1x4x4x4xf32>
+  %59 = tgc.add %57, %58 : tensor<1x4x4x4xf32>
+  return %59, %40 : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
+}
