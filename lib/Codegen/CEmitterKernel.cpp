@@ -1092,7 +1092,7 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
 
   // Parameters: inputs (read only) then outputs, as the block arguments.
   // A task function finds them in its argument struct instead.
-  SmallVector<std::string> params;
+  SmallVector<std::string> params, taskArgs;
   unsigned numInputs = kernel.getInputs().size();
   for (BlockArgument arg : block.getArguments()) {
     auto ptr = cast<PtrType>(arg.getType());
@@ -1114,7 +1114,7 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
                                            ? "const "
                                            : "") +
                     *cType + " *" + name + ";\n";
-      line(param + " = args->" + name + ";");
+      taskArgs.push_back("args->" + name);
     }
     // An optimization may leave a buffer unread; say so to the compiler
     // rather than trip -Wunused-parameter.
@@ -1135,20 +1135,33 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
         os << " " << sanitizeComment(text.getValue());
     os << " */\n";
   }
+  // A task function takes the buffers as restrict parameters of the body
+  // it calls: C compilers trust restrict on parameters, not on locals
+  // copied out of the argument struct (GCC left the loops of such a body
+  // scalar, or versioned them for aliasing).
+  std::string bodyName = functionName.str();
   if (threaded) {
-    os << argsStruct << "} " << argsType << ";\n";
-    params.assign({"void *task_args", language.indexType + " task"});
-    body = "  const " + argsType + " *args = (const " + argsType +
-           " *)task_args;\n" + body;
+    bodyName += "_task";
+    params.push_back(language.indexType + " task");
   }
-  os << language.kernelPrefix << " ";
+  os << (threaded ? "static TGC_NOINLINE void" : language.kernelPrefix)
+     << " ";
   // clang splits vectors wider than its preferred width (256 bits on
   // AVX-512 CPUs) unless the function asks for them.
   if (widestVector > 32)
     os << "TGC_MIN_VECTOR_WIDTH(" << widestVector * 8 << ") ";
-  os << functionName << "("
-     << llvm::join(params, ", ") << ") {\n"
+  os << bodyName << "(" << llvm::join(params, ", ") << ") {\n"
      << body << "}\n";
+  if (threaded) {
+    taskArgs.push_back("task");
+    os << argsStruct << "} " << argsType << ";\n"
+       << language.kernelPrefix << " " << functionName << "(void *task_args, "
+       << language.indexType << " task) {\n"
+       << "  const " << argsType << " *args = (const " << argsType
+       << " *)task_args;\n"
+       << "  " << bodyName << "(" << llvm::join(taskArgs, ", ") << ");\n"
+       << "}\n";
+  }
   return success();
 }
 
