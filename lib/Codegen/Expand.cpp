@@ -104,6 +104,16 @@ RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
       if (r.getAxis() == AxisType::reduce || r.getAxis() == AxisType::unroll)
         reduceRanges.push_back(r.getResult());
     });
+    // A gate that picks lanes other than a prefix (the parts of a
+    // concatenation along the range) folds only lane by lane: as copies,
+    // each lane computes its own part alone.
+    bool picksLanes = false;
+    kernel.walk([&](IndexOp index) {
+      Value gate = index.getGate();
+      picksLanes |= gate && !gatesOnlyPadding(gate, range.getResult());
+    });
+    if (picksLanes)
+      continue;
     int64_t score = 0;
     kernel.walk([&](IndexOp index) {
       if (!isa<BlockArgument>(index.getBuf()))
@@ -111,10 +121,6 @@ RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
       std::optional<int64_t> stride =
           getLaneStride(index.getIdx(), range.getResult(), lanes);
       if (!stride || *stride != 1)
-        return;
-      // A PADTO gate on this range leaves the lanes one partial vector.
-      if (Value gate = index.getGate();
-          gate && !gatesOnlyPadding(gate, range.getResult()))
         return;
       bool inReduce = llvm::any_of(reduceRanges, [&](Value r) {
         return r != range.getResult() && isComputedFrom(index.getIdx(), r);

@@ -525,9 +525,81 @@ bool mlir::tgc::gatesOnlyPadding(Value gate, Value range) {
   return false;
 }
 
+namespace {
+
+/// Lanes of the small output axes a kernel without a reduction writes out
+/// in full, at most (tinygrad upcasts such masked axes too).
+constexpr int64_t kMaxStackUpcast = 16;
+
+/// The output axes of an elementwise kernel along which loads are under
+/// different gates, when short: the axis a few tensors are stacked along
+/// (a concatenation is pads and adds, so each element evaluates every
+/// part's gate). Written out in full, each copy's gates fold to constants
+/// and it computes only its own part: Winograd's 16 tile elements, built
+/// from 4 strided loads each, cost 4 loads instead of 16 gated ones.
+SmallVector<RangeOp> chooseStackAxes(KernelShape &shape) {
+  SmallVector<RangeOp> axes;
+  int64_t lanes = 1;
+  for (RangeOp range : shape.outputs) {
+    // Parts of a stack: loads under different gates along the axis. One
+    // gate is a pad's border, which is no reason to write the axis out.
+    llvm::SmallDenseSet<Value, 4> gates;
+    for (Access access : shape.accesses)
+      if (!access.isStore && shape.gateMoves(access, range))
+        gates.insert(access.index.getGate());
+    int64_t bound = range.getBound();
+    if (gates.size() >= 2 && bound >= 2 && lanes * bound <= kMaxStackUpcast) {
+      axes.push_back(range);
+      lanes *= bound;
+    }
+  }
+  return axes;
+}
+
+/// An elementwise kernel with stack axes: those written out in full, and
+/// the axis its stores are contiguous along made vector lanes (the C
+/// compiler does not vectorize a loop of 16 stores to as many planes).
+void applyStackOpts(KernelOp kernel, KernelShape &shape,
+                    const HeuristicOptions &options) {
+  SmallVector<RangeOp> stack = chooseStackAxes(shape);
+  if (stack.empty())
+    return;
+  int64_t bytes = 0;
+  kernel.walk([&](StoreOp store) {
+    Type element = getElementTypeOrSelf(store.getValue().getType());
+    if (element.isIntOrFloat())
+      bytes = std::max<int64_t>(bytes, element.getIntOrFloatBitWidth() / 8);
+  });
+  int64_t maxLanes = std::max<int64_t>(1, options.target.vectorBytes /
+                                              std::max<int64_t>(1, bytes));
+  auto [vector, lanes, padded] = chooseVectorAxis(shape, maxLanes);
+  if (llvm::is_contained(stack, vector))
+    vector = RangeOp();
+  std::optional<int64_t> vectorId;
+  int64_t bound = 0;
+  if (vector) {
+    vectorId = vector.getId();
+    bound = padded ? paddedLanes(vector.getBound(), lanes) : vector.getBound();
+  }
+  for (RangeOp range : stack)
+    apply(kernel, OptKind::Upcast, range, range.getBound());
+  if (!vectorId)
+    return;
+  if (padded)
+    apply(kernel, OptKind::Padto, findRange(kernel, *vectorId), lanes);
+  apply(kernel, OptKind::Upcast, findRange(kernel, *vectorId), lanes);
+  if (padded && bound > lanes)
+    apply(kernel, OptKind::Upcast, findRange(kernel, *vectorId),
+          bound / lanes);
+}
+
+} // namespace
+
 void mlir::tgc::applyHeuristic(KernelOp kernel,
                                const HeuristicOptions &options) {
   KernelShape shape(kernel);
+  if (!shape.reduces())
+    applyStackOpts(kernel, shape, options);
   if (shape.reduces()) {
     Type element = getElementTypeOrSelf(shape.reduce.getType());
     int64_t bytes = element.isIntOrFloat()

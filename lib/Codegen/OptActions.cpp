@@ -21,8 +21,10 @@ using namespace mlir::tgc;
 namespace {
 
 /// Lanes one kernel may have in all (copies times vector lanes): past this
-/// the expanded kernel only spills registers and grows the source.
-constexpr int64_t kMaxLanes = 256;
+/// the expanded kernel only spills registers and grows the source. A stack
+/// of 16 tensors (Winograd's tile elements) over rows of 2 padded vectors
+/// of 16 needs all 512, each copy a few loads and one store.
+constexpr int64_t kMaxLanes = 512;
 
 struct KindInfo {
   OptKind kind;

@@ -291,6 +291,19 @@ struct DecideCmplt : OpRewritePattern<CmpltOp> {
   }
 };
 
+// A gate decided true guards nothing: the access is unconditional (an
+// upcast copy of a concatenation's part, whose gate was its position).
+struct DropTrueGate : OpRewritePattern<IndexOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IndexOp op,
+                                PatternRewriter &rewriter) const override {
+    if (constantBool(op.getGate()) != true)
+      return rewriter.notifyMatchFailure(op, "no gate decided true");
+    rewriter.modifyOpInPlace(op, [&] { op.getGateMutable().clear(); });
+    return success();
+  }
+};
+
 struct Symbolic : impl::TgcSymbolicBase<Symbolic> {
   using TgcSymbolicBase::TgcSymbolicBase;
 
@@ -305,7 +318,8 @@ struct Symbolic : impl::TgcSymbolicBase<Symbolic> {
 } // namespace
 
 void populateSymbolicPatterns(RewritePatternSet &patterns) {
-  patterns.add<SimplifyIdiv, SimplifyMod, DecideCmplt>(patterns.getContext());
+  patterns.add<SimplifyIdiv, SimplifyMod, DecideCmplt, DropTrueGate>(
+      patterns.getContext());
 }
 
 } // namespace mlir::tgc

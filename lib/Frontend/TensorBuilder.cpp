@@ -208,6 +208,12 @@ Value TensorBuilder::broadcastTo(Value x, ArrayRef<int64_t> shape) {
   return expand(reshape(x, padded), shape);
 }
 
+Value TensorBuilder::contiguous(Value x) {
+  if (!x)
+    return {};
+  return builder.create<ContiguousOp>(loc, x).getResult();
+}
+
 Value TensorBuilder::shrink(Value x, ArrayRef<int64_t> begin,
                             ArrayRef<int64_t> end) {
   if (!x)
@@ -392,13 +398,17 @@ Value TensorBuilder::concat(ArrayRef<Value> parts, int64_t axis) {
     offset += dim;
     if (dim == 0 && parts.size() > 1)
       continue;
-    Value padded = pad(part, low, high);
     if (!result)
-      result = padded;
+      result = pad(part, low, high);
     else if (elementTypeOf(part).isInteger(1))
-      result = logicalOr(result, padded);
+      result = logicalOr(result, pad(part, low, high));
+    else if (isFloat(part))
+      // A select, not an add of zeros: exact for -0.0, and where a part's
+      // position is known (its axis upcast) the select folds away, while
+      // x + 0.0 must stay.
+      result = pad(part, low, high, result);
     else
-      result = add(result, padded);
+      result = add(result, pad(part, low, high));
   }
   return result;
 }

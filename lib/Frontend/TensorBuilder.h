@@ -78,6 +78,9 @@ public:
   Value pad(Value x, ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value fill);
   Value shrink(Value x, ArrayRef<int64_t> begin, ArrayRef<int64_t> end);
   Value flip(Value x, ArrayRef<int64_t> axes);
+  /// Realizes `x` in memory (tinygrad: contiguous): the scheduler ends a
+  /// kernel here, so a value read many times is computed once.
+  Value contiguous(Value x);
 
   /// Elements start, start+step, ... (`count` of them) along `axis`; any
   /// non-zero step, in range.
@@ -91,7 +94,7 @@ public:
   /// over the axis.
   Value take(Value x, int64_t axis, ArrayRef<int64_t> indices);
   /// Concatenation along `axis`: each part padded to the full size, then
-  /// summed (or or-ed for i1).
+  /// selected by its position (floats), summed (integers) or or-ed (i1).
   Value concat(ArrayRef<Value> parts, int64_t axis);
   /// tinygrad's `_pool`: the last kernel.size() dims of `x` become
   /// [out..., kernel...] windows, built from movement ops only.

@@ -142,6 +142,29 @@ func.func @masks(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %k : tensor<4xf32>
 }
 
+// A mask decided true leaves the load unconditional: no gate at all (the
+// copy of a concatenation's part, once its position is a constant).
+// CHECK-LABEL: func @mask_decided_true(
+//       CHECK:     %[[R:.*]] = tgc.range 4 global id 0
+//       CHECK:     %[[P:.*]] = tgc.index %{{.*}}[%[[R]]] : <f32>
+//  CHECK-NEXT:     tgc.load %[[P]] else %{{.*}} : <f32> -> f32
+func.func @mask_decided_true(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c9 = tgc.const 9 : index
+    %r = tgc.range 4 global id 0
+    %below9 = tgc.cmplt %r, %c9 : index
+    %p = tgc.index %in[%r], %below9 : !tgc.ptr<f32>
+    %z = tgc.const 0.0 : f32
+    %v = tgc.load %p else %z : !tgc.ptr<f32> -> f32
+    %q = tgc.index %out[%r] : !tgc.ptr<f32>
+    tgc.store %q, %v : !tgc.ptr<f32>, f32
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<4xf32>
+}
+
 // Coefficients are split too: (i + 59*k) % 58 => i + k and (i + 59*k) // 58
 // => k when i + k < 58 (the window index of a padded convolution).
 // CHECK-LABEL: func @coefficient_split(

@@ -35,11 +35,15 @@ func.func @transpose(%x: tensor<2x3x4xf32>) -> (tensor<4x3x2xf32>, tensor<3x2x4x
   return %0, %1 : tensor<4x3x2xf32>, tensor<3x2x4xf32>
 }
 
-// Concat pads each part to the full size and adds them (or for i1).
+// Concat pads each part to the full size and selects each where it lies
+// (floats: exact for -0.0, and a select at a known position folds), or
+// ors them (i1).
 // CHECK-LABEL: func @concat(
 // CHECK-NEXT: %[[A:.*]] = tgc.pad %arg0 low [0, 0] high [0, 1] : tensor<2x3xf32> -> tensor<2x4xf32>
 // CHECK-NEXT: %[[B:.*]] = tgc.pad %arg1 low [0, 3] high [0, 0] : tensor<2x1xf32> -> tensor<2x4xf32>
-// CHECK-NEXT: tgc.add %[[A]], %[[B]] : tensor<2x4xf32>
+// CHECK-NEXT: %[[ONES:.*]] = tgc.const dense<true> : tensor<2x1xi1>
+// CHECK-NEXT: %[[WHERE:.*]] = tgc.pad %[[ONES]] low [0, 3] high [0, 0] : tensor<2x1xi1> -> tensor<2x4xi1>
+// CHECK-NEXT: tgc.where %[[WHERE]], %[[B]], %[[A]] : tensor<2x4xi1>, tensor<2x4xf32>
 // CHECK-NEXT: %[[C:.*]] = tgc.pad %arg2 low [0, 0] high [2, 0] : tensor<2x2xi1> -> tensor<4x2xi1>
 // CHECK-NEXT: %[[D:.*]] = tgc.pad %arg3 low [2, 0] high [0, 0] : tensor<2x2xi1> -> tensor<4x2xi1>
 // CHECK-NEXT: tgc.or %[[C]], %[[D]] : tensor<4x2xi1>

@@ -78,6 +78,7 @@ def elementwise(op, v, result_type):
         "and": lambda: a & v[1], "or": lambda: a | v[1],
         "xor": lambda: a ^ v[1], "shl": lambda: a << v[1],
         "shr": lambda: a >> v[1], "mod": lambda: np.fmod(a, v[1]),
+        "contiguous": lambda: a,
     }
     if op in table:
         return table[op]()
