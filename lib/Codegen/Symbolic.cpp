@@ -291,6 +291,56 @@ struct DecideCmplt : OpRewritePattern<CmpltOp> {
   }
 };
 
+// (x / c) * (k * c) + (x % c) * k => x * k: C's division truncates and its
+// `%` takes the dividend's sign, so x == (x / c) * c + x % c for every x,
+// negative ones too (a pixel one before a padded border). A reshape that
+// splits an axis into [n, c] and a view that merges them again leave this
+// pair; recombined, the address moves with x by k again and the C compiler
+// sees a plain stride (Winograd's output tiles read as the image).
+struct RecombineDivMod : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isIndex())
+      return rewriter.notifyMatchFailure(op, "not index arithmetic");
+    LinearSum sum = linearSumOf(op.getResult());
+    bool changed = false;
+    for (size_t i = 0; i < sum.terms.size() && !changed; ++i) {
+      auto div = sum.terms[i].first.getDefiningOp<IdivOp>();
+      std::optional<int64_t> c = div ? constantIndex(div.getRhs()) : std::nullopt;
+      if (!c || *c <= 0)
+        continue;
+      for (size_t j = 0; j < sum.terms.size(); ++j) {
+        auto mod = sum.terms[j].first.getDefiningOp<ModOp>();
+        int64_t k = sum.terms[j].second;
+        if (!mod || mod.getLhs() != div.getLhs() ||
+            constantIndex(mod.getRhs()) != c || sum.terms[i].second != k * *c)
+          continue;
+        Value x = div.getLhs();
+        sum.terms.erase(sum.terms.begin() + std::max(i, j));
+        sum.terms.erase(sum.terms.begin() + std::min(i, j));
+        LinearSum inner = linearSumOf(x);
+        sum.constant += k * inner.constant;
+        for (auto [atom, coef] : inner.terms) {
+          auto it = llvm::find_if(sum.terms,
+                                  [&](auto &t) { return t.first == atom; });
+          if (it != sum.terms.end())
+            it->second += k * coef;
+          else
+            sum.terms.push_back({atom, k * coef});
+        }
+        llvm::erase_if(sum.terms, [](auto &t) { return t.second == 0; });
+        changed = true;
+        break;
+      }
+    }
+    if (!changed)
+      return rewriter.notifyMatchFailure(op, "no x / c and x % c pair");
+    rewriter.replaceOp(op, buildLinearSum(rewriter, op.getLoc(), sum));
+    return success();
+  }
+};
+
 // A gate decided true guards nothing: the access is unconditional (an
 // upcast copy of a concatenation's part, whose gate was its position).
 struct DropTrueGate : OpRewritePattern<IndexOp> {
@@ -318,7 +368,8 @@ struct Symbolic : impl::TgcSymbolicBase<Symbolic> {
 } // namespace
 
 void populateSymbolicPatterns(RewritePatternSet &patterns) {
-  patterns.add<SimplifyIdiv, SimplifyMod, DecideCmplt, DropTrueGate>(
+  patterns.add<SimplifyIdiv, SimplifyMod, DecideCmplt, DropTrueGate,
+               RecombineDivMod>(
       patterns.getContext());
 }
 

@@ -165,6 +165,42 @@ func.func @mask_decided_true(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %k : tensor<4xf32>
 }
 
+// (x / 2) * 112 + (x % 2) * 56 is x * 56, for negative x too (C's division
+// truncates and % keeps the dividend's sign): a row of 2x2 tiles read back
+// as the image, one before the padded border.
+// CHECK-LABEL: func @recombine_div_mod(
+//       CHECK:     %[[R:.*]] = tgc.range 58 global id 0
+//   CHECK-NOT:     tgc.idiv
+//   CHECK-NOT:     tgc.mod
+//       CHECK:     %[[X:.*]] = tgc.mul %[[R]], %{{.*}} : index
+//       CHECK:     tgc.add %[[X]], %{{.*}} : index
+func.func @recombine_div_mod(%x: tensor<3136xf32>) -> tensor<58xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<3136xf32>) -> tensor<58xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %cm1 = tgc.const -1 : index
+    %c2 = tgc.const 2 : index
+    %c56 = tgc.const 56 : index
+    %c112 = tgc.const 112 : index
+    %r = tgc.range 58 global id 0
+    %x0 = tgc.add %r, %cm1 : index
+    %q = tgc.idiv %x0, %c2 : index
+    %m = tgc.mod %x0, %c2 : index
+    %a = tgc.mul %q, %c112 : index
+    %b = tgc.mul %m, %c56 : index
+    %i = tgc.add %a, %b : index
+    %c0 = tgc.const 0 : index
+    %ok = tgc.cmplt %c0, %r : index
+    %p = tgc.index %in[%i], %ok : !tgc.ptr<f32>
+    %z = tgc.const 0.0 : f32
+    %v = tgc.load %p else %z : !tgc.ptr<f32> -> f32
+    %o = tgc.index %out[%r] : !tgc.ptr<f32>
+    tgc.store %o, %v : !tgc.ptr<f32>, f32
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<58xf32>
+}
+
 // Coefficients are split too: (i + 59*k) % 58 => i + k and (i + 59*k) // 58
 // => k when i + k < 58 (the window index of a padded convolution).
 // CHECK-LABEL: func @coefficient_split(
@@ -203,7 +239,8 @@ func.func @coefficient_split(%x: tensor<64xf32>) -> tensor<56xf32> {
 
 // (r*16 + l) % 64 => (r*16) % 64 + l and (r*16 + l) // 64 => (r*16) // 64
 // when 0 <= l < 16 and 16 divides 64: the lanes of an upcast axis under a
-// reshape's mod stay consecutive.
+// reshape's mod stay consecutive. (Rows of 128: with rows of 64 the pair
+// would recombine into r*16 + l, recombine_div_mod above.)
 // CHECK-LABEL: func @factor_split(
 //       CHECK:     %[[R:.*]] = tgc.range 16 reduce id 0
 //       CHECK:     %[[L:.*]] = tgc.range 16 upcast id 1
@@ -223,13 +260,14 @@ func.func @factor_split(%x: tensor<256xf32>) -> tensor<4x64xf32> {
     %c16 = tgc.const 16 : index
     %c17 = tgc.const 17 : index
     %c64 = tgc.const 64 : index
+    %c128 = tgc.const 128 : index
     %r = tgc.range 16 reduce id 0
     %l = tgc.range 16 upcast id 1
     %rs = tgc.mul %r, %c16 : index
     %i = tgc.add %rs, %l : index
     %m = tgc.mod %i, %c64 : index
     %d = tgc.idiv %i, %c64 : index
-    %row = tgc.mul %d, %c64 : index
+    %row = tgc.mul %d, %c128 : index
     %a = tgc.add %row, %m : index
     %p = tgc.index %in[%a] : !tgc.ptr<f32>
     %v = tgc.load %p : !tgc.ptr<f32> -> f32

@@ -265,3 +265,34 @@ func.func @conv_next_to_outputs(%arg0: tensor<1x3x16x16xf32>) -> (tensor<1x4x4x4
   %59 = tgc.add %57, %58 : tensor<1x4x4x4xf32>
   return %59, %40 : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
 }
+
+// A realized padded copy stays a copy: a BatchNormalization and Relu before
+// it are realized on their own (under the border masks the C compiler
+// would leave them scalar, the Relu a branch on the data). One op rides
+// along.
+// CHECK-LABEL: func @padded_copy(
+//       CHECK:   %[[ACT:.*]] = tgc.kernel "E_1_4_8_8"(%arg0)
+//       CHECK:     tgc.max
+//       CHECK:   tgc.kernel "E_1_4_10_10"(%[[ACT]])
+//  CHECK-NEXT:   ^bb0(%{{.*}}: tensor<1x4x8x8xf32>):
+//  CHECK-NEXT:     tgc.pad
+//  CHECK-NEXT:     tgc.contiguous
+//  CHECK-NEXT:     tgc.sink
+//       CHECK:   tgc.kernel "E_1_4_10_10n1"(%arg0)
+//       CHECK:     tgc.mul
+//       CHECK:     tgc.pad
+//   CHECK-NOT:   tgc.kernel
+//       CHECK:   return
+func.func @padded_copy(%y: tensor<1x4x8x8xf32>) -> (tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>) {
+  %s = tgc.const dense<0.5> : tensor<1x4x8x8xf32>
+  %b = tgc.const dense<0.25> : tensor<1x4x8x8xf32>
+  %z = tgc.const dense<0.0> : tensor<1x4x8x8xf32>
+  %m = tgc.mul %y, %s : tensor<1x4x8x8xf32>
+  %a = tgc.add %m, %b : tensor<1x4x8x8xf32>
+  %r = tgc.max %a, %z : tensor<1x4x8x8xf32>
+  %p = tgc.pad %r low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x4x8x8xf32> -> tensor<1x4x10x10xf32>
+  %c = tgc.contiguous %p : tensor<1x4x10x10xf32>
+  %q = tgc.pad %m low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x4x8x8xf32> -> tensor<1x4x10x10xf32>
+  %d = tgc.contiguous %q : tensor<1x4x10x10xf32>
+  return %c, %d : tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>
+}
