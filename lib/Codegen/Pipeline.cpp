@@ -19,8 +19,14 @@ namespace mlir::tgc {
 static const Stage kStages[] = {
     // every ONNX node becomes elementwise, reduce and movement ops
     {"decompose",
-     [](OpPassManager &pm, const PipelineOptions &) {
-       pm.addPass(createTgcDecompose());
+     [](OpPassManager &pm, const PipelineOptions &options) {
+       TgcDecomposeOptions decompose;
+       // auto's cost rule is measured on CPUs; a GPU target gets Winograd
+       // only when asked for.
+       decompose.winograd = options.target != "c" && options.winograd == "auto"
+                                ? "never"
+                                : options.winograd;
+       pm.addPass(createTgcDecompose(decompose));
      }},
     // algebraic rules and constant folding on the tensor graph
     {"simplify",
@@ -143,6 +149,11 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
       llvm::cl::desc("compute a batch one image at a time: auto, always or "
                      "never"),
       llvm::cl::init("auto")};
+  Option<std::string> winograd{
+      *this, "winograd",
+      llvm::cl::desc("3x3 convolutions through Winograd F(2x2, 3x3): auto, "
+                     "always or never"),
+      llvm::cl::init("auto")};
 };
 } // namespace
 
@@ -156,6 +167,7 @@ void registerTgcPipeline() {
         options.threadTasks = cli.threadTasks;
         options.target = cli.target;
         options.imageLoop = cli.imageLoop;
+        options.winograd = cli.winograd;
         buildTgcPipeline(pm, options, cli.after);
       });
 }

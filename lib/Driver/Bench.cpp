@@ -183,6 +183,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   compileOptions.optimize = options.optimize;
   compileOptions.tuningDb = options.tuningDb;
   compileOptions.imageLoop = options.imageLoop;
+  compileOptions.winograd = options.winograd;
   compileOptions.verbose = options.verbose;
   for (auto [i, spec] : enumerate(signature->inputs)) {
     std::string file = given.lookup(spec.name);

@@ -34,6 +34,8 @@ struct BenchOptions {
   std::string tuningDb;
   /// --image-loop: auto, always or never (CompileOptions::imageLoop).
   std::string imageLoop = "auto";
+  /// --winograd: auto, always or never (CompileOptions::winograd).
+  std::string winograd = "auto";
   /// -v: stage timings and the C compiler's command line on stderr.
   bool verbose = false;
   /// --target: "c" (this CPU) or "cuda" (this machine's NVIDIA GPU, built

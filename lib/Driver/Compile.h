@@ -34,6 +34,9 @@ struct CompileOptions {
   bool optimize = true;
   /// --image-loop: auto, always or never (tgc-image-loop; C target).
   std::string imageLoop = "auto";
+  /// --winograd: auto, always or never (tgc-decompose: 3x3 convolutions
+  /// through Winograd F(2x2, 3x3)).
+  std::string winograd = "auto";
   /// --weights file: weights in NAME.safetensors instead of the source.
   bool weightsInFile = false;
   /// -v: stage timings on stderr.

@@ -157,6 +157,7 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
   hostOptions.name = kPackageName.str();
   hostOptions.optimize = options.optimize;
   hostOptions.imageLoop = options.imageLoop;
+  hostOptions.winograd = options.winograd;
   hostOptions.verbose = options.verbose;
   hostOptions.inputShapes = options.inputShapes;
   hostOptions.target = options.target;

@@ -65,6 +65,7 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
   compileOptions.verbose = options.verbose;
   compileOptions.tuningDb = options.tuningDb;
   compileOptions.imageLoop = options.imageLoop;
+  compileOptions.winograd = options.winograd;
   for (const TensorSpec &spec : signature->inputs) {
     StringRef file = files[spec.name];
     ::tgc::Result<HostTensor> tensor = ::tgc::readTensorFile(file.str());

@@ -26,6 +26,8 @@ struct RunOptions {
   std::string tuningDb;
   /// --image-loop: auto, always or never (CompileOptions::imageLoop).
   std::string imageLoop = "auto";
+  /// --winograd: auto, always or never (CompileOptions::winograd).
+  std::string winograd = "auto";
   /// --threads: the threads of the package's pool the model runs on (1:
   /// none, the plain entry point). The C target only.
   unsigned threads = 1;

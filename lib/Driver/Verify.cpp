@@ -288,6 +288,7 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
     compileOptions.target = options.target;
     compileOptions.tuningDb = options.tuningDb;
     compileOptions.imageLoop = options.imageLoop;
+    compileOptions.winograd = options.winograd;
     compileOptions.containerCounts = set.containerCounts;
     std::get<2>(key) = set.containerCounts;
     std::vector<const HostTensor *> inputs;

@@ -29,6 +29,8 @@ struct VerifyOptions {
   std::string tuningDb;
   /// --image-loop: auto, always or never (CompileOptions::imageLoop).
   std::string imageLoop = "auto";
+  /// --winograd: auto, always or never (CompileOptions::winograd).
+  std::string winograd = "auto";
   /// -v: stage timings on stderr.
   bool verbose = false;
 };

@@ -11,6 +11,7 @@
 #include "Frontend/Passes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::tgc {
 #define GEN_PASS_DEF_TGCDECOMPOSE
@@ -132,10 +133,10 @@ static LogicalResult checkResults(NodeContext &ctx) {
 
 /// Replaces `node` by its decomposition, or reports why it cannot and
 /// removes whatever was built for it.
-static LogicalResult decomposeNode(OnnxNodeOp node) {
+static LogicalResult decomposeNode(OnnxNodeOp node, WinogradMode winograd) {
   OpBuilder builder(node);
   Operation *before = node->getPrevNode();
-  NodeContext ctx(node, builder);
+  NodeContext ctx(node, builder, winograd);
 
   FailureOr<DecomposeFn> fn = lookUp(ctx);
   if (failed(fn))
@@ -172,11 +173,23 @@ struct Decompose : mlir::tgc::impl::TgcDecomposeBase<Decompose> {
   using TgcDecomposeBase::TgcDecomposeBase;
 
   void runOnOperation() final {
+    std::optional<WinogradMode> mode =
+        llvm::StringSwitch<std::optional<WinogradMode>>(winograd)
+            .Case("auto", WinogradMode::Auto)
+            .Case("always", WinogradMode::Always)
+            .Case("never", WinogradMode::Never)
+            .Default(std::nullopt);
+    if (!mode) {
+      getOperation().emitError("tgc-decompose: winograd must be auto, always "
+                               "or never, not '")
+          << winograd << "'";
+      return signalPassFailure();
+    }
     SmallVector<OnnxNodeOp> nodes;
     getOperation().walk([&](OnnxNodeOp node) { nodes.push_back(node); });
     bool ok = true;
     for (OnnxNodeOp node : nodes)
-      ok &= succeeded(decomposeNode(node));
+      ok &= succeeded(decomposeNode(node, *mode));
     if (!ok)
       signalPassFailure();
   }

@@ -167,6 +167,10 @@ Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w) {
   options.dilations = *dilations;
   options.padLow = pads->first;
   options.padHigh = pads->second;
+  WinogradMode winograd = ctx.winogradMode();
+  if (winograd != WinogradMode::Never && winogradApplies(x, w, options) &&
+      (winograd == WinogradMode::Always || winogradPays(x, w, options)))
+    return winogradConv(ctx.tb(), x, w, options);
   return ctx.tb().conv(x, w, options);
 }
 

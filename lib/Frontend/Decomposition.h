@@ -13,6 +13,7 @@
 #define TGC_FRONTEND_DECOMPOSITION_H
 
 #include "Frontend/TensorBuilder.h"
+#include "Frontend/Winograd.h"
 #include "IR/TgcOps.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -23,7 +24,8 @@ namespace mlir::tgc {
 
 class NodeContext {
 public:
-  NodeContext(OnnxNodeOp node, OpBuilder &builder);
+  NodeContext(OnnxNodeOp node, OpBuilder &builder,
+              WinogradMode winograd = WinogradMode::Auto);
 
   OnnxNodeOp getNode() { return node; }
   StringRef opType() { return node.getOpType(); }
@@ -93,9 +95,13 @@ public:
   /// Reports attributes and inputs the decomposition did not read.
   LogicalResult checkAllUnderstood();
 
+  /// How 3x3 convolutions are computed (tgc-decompose's `winograd`).
+  WinogradMode winogradMode() const { return winograd; }
+
 private:
   OnnxNodeOp node;
   TensorBuilder builder;
+  WinogradMode winograd;
   bool failedFlag = false;
   llvm::StringSet<> readAttrs;
   llvm::SmallBitVector readInputs;

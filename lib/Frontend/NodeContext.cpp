@@ -15,9 +15,10 @@
 using namespace mlir;
 using namespace mlir::tgc;
 
-NodeContext::NodeContext(OnnxNodeOp node, OpBuilder &opBuilder)
+NodeContext::NodeContext(OnnxNodeOp node, OpBuilder &opBuilder,
+                         WinogradMode winograd)
     : node(node), builder(opBuilder, node.getLoc(), [this] { return error(); }),
-      readInputs(node.getInputs().size()), results(node->getNumResults()) {}
+      winograd(winograd), readInputs(node.getInputs().size()), results(node->getNumResults()) {}
 
 std::string NodeContext::describe() {
   std::string name;

@@ -20,6 +20,12 @@ def TgcDecompose : Pass<"tgc-decompose", "::mlir::ModuleOp"> {
     reshape + expand + mul + reduce_axis add; Conv and pooling are pad + a
     window view made of movement ops + mul + reduce_axis.
 
+    A 3x3 stride-1 Conv with a constant weight may instead be computed
+    with Winograd's F(2x2, 3x3) (Winograd.h): the weight transformed at
+    compile time, the input's 4x4 tiles transformed and stacked into 16
+    planes, 16 products summed over the input channels, and the output
+    transform realized as the image.
+
     Dispatch is a table from ONNX op type to a decomposition. Every node
     that cannot be decomposed (unknown op, unsupported attribute, input or
     attribute value) is reported, each with its name and op type, before
@@ -36,6 +42,12 @@ def TgcDecompose : Pass<"tgc-decompose", "::mlir::ModuleOp"> {
     %y = tgc.max %x, %zero : tensor<4xf32>
     ```
   }];
+  let options = [
+    Option<"winograd", "winograd", "std::string", "\"auto\"",
+           "3x3 stride-1 convolutions with a constant weight through "
+           "Winograd F(2x2, 3x3): auto (where it pays, see Winograd.cpp), "
+           "always or never">
+  ];
   let dependentDialects = ["::mlir::tgc::TgcDialect"];
 }
 

@@ -93,12 +93,14 @@ def output_errors(report):
     return errors
 
 
-def run_case(tgc, group, name, path, timeout, target="c", image_loop="auto"):
+def run_case(tgc, group, name, path, timeout, target="c", image_loop="auto",
+             winograd="auto"):
     start = time.time()
     try:
         proc = subprocess.run(
             [tgc, "verify", path, "--rtol", "1e-3", "--atol", "1e-7",
-             "--target", target, "--image-loop", image_loop],
+             "--target", target, "--image-loop", image_loop,
+             "--winograd", winograd],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             timeout=timeout, errors="replace")
         ok = proc.returncode == 0
@@ -158,7 +160,7 @@ def run_cases(args, cases):
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_case, args.tgc, g, n, p, args.timeout, args.target,
-                               args.image_loop)
+                               args.image_loop, args.winograd)
                    for g, n, p in cases]
         for i, future in enumerate(concurrent.futures.as_completed(futures), 1):
             r = future.result()
@@ -186,6 +188,10 @@ def main():
                         default="auto", help="tgc verify's --image-loop: "
                         "always runs every batch the graph keeps apart one "
                         "image at a time (C target)")
+    parser.add_argument("--winograd", choices=["auto", "always", "never"],
+                        default="auto", help="tgc verify's --winograd: "
+                        "always computes every 3x3 stride-1 convolution "
+                        "through Winograd F(2x2, 3x3)")
     parser.add_argument("--filter")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--timeout", type=int, default=180)

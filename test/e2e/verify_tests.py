@@ -130,6 +130,28 @@ def max_pool_stride2(x):
     return y
 
 
+def write_case(env, name, nodes, inits, x, outputs):
+    """A CASE folder: a model of one float input `x` and the given
+    (name, reference) outputs, with one test data set."""
+    graph = helper.make_graph(
+        nodes, name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+        [helper.make_tensor_value_info(o, TensorProto.FLOAT, ref.shape)
+         for o, ref in outputs], inits)
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    case = env.path("case")
+    data = os.path.join(case, "test_data_set_0")
+    os.makedirs(data)
+    onnx.save(model, os.path.join(case, "model.onnx"))
+    write_pb(os.path.join(data, "input_0.pb"), x, "x")
+    for i, (o, ref) in enumerate(outputs):
+        write_pb(os.path.join(data, "output_%d.pb" % i),
+                 ref.astype(np.float32), o)
+    return case
+
+
 def strided(env):
     """Depthwise convolutions and a pool of stride 2 along rows of 56, 28,
     14 and 7 outputs, as in MobileNetV2: their loads of every other
@@ -158,22 +180,8 @@ def strided(env):
                                   strides=[2, 2]))
     refs["p"] = max_pool_stride2(refs["c0"].astype(np.float32))
     outputs = ["c0", "c1", "c2", "c3", "p"]
-    graph = helper.make_graph(
-        nodes, "strided",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
-        [helper.make_tensor_value_info(o, TensorProto.FLOAT, refs[o].shape)
-         for o in outputs], inits)
-    model = helper.make_model(graph,
-                              opset_imports=[helper.make_opsetid("", 17)])
-    onnx.checker.check_model(model)
-    case = env.path("case")
-    data = os.path.join(case, "test_data_set_0")
-    os.makedirs(data)
-    onnx.save(model, os.path.join(case, "model.onnx"))
-    write_pb(os.path.join(data, "input_0.pb"), x, "x")
-    for i, o in enumerate(outputs):
-        write_pb(os.path.join(data, "output_%d.pb" % i),
-                 refs[o].astype(np.float32), o)
+    case = write_case(env, "strided", nodes, inits, x,
+                      [(o, refs[o]) for o in outputs])
     # Sums of 9 float products four stages deep: a few ulps of 30.
     _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
                                "--atol", "1e-4")
@@ -212,10 +220,94 @@ def strided(env):
               "no store of the last %d lanes of a padded row" % active)
     env.check_no_scratch_left()
 
+def conv3x3(x, w, b):
+    """A 3x3 convolution, stride 1, padding 1, in float64."""
+    n, c, h, width = x.shape
+    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    y = np.zeros((n, w.shape[0], h, width)) + b.reshape(1, -1, 1, 1)
+    for kh in range(3):
+        for kw in range(3):
+            window = padded[:, :, kh:kh + h, kw:kw + width]
+            y += np.einsum("nchw,kc->nkhw", window, w[:, :, kh, kw])
+    return y
+
+
+def winograd(env):
+    """3x3 convolutions through Winograd F(2x2, 3x3): two of 32 channels on
+    13x13 images (7x7 tiles, the last row and column of outputs cut off),
+    batch 2, each image computed on its own (--image-loop always), verified
+    against numpy on 1 and 2 threads; auto picks Winograd for these and
+    never the direct convolution, whose results agree."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 32, 13, 13)).astype(np.float32)
+    nodes, inits, value, name = [], [], x, "x"
+    for stage in range(2):
+        w = (rng.standard_normal((32, 32, 3, 3)) / 10).astype(np.float32)
+        b = rng.standard_normal(32).astype(np.float32)
+        inits += [numpy_helper.from_array(w, "w%d" % stage),
+                  numpy_helper.from_array(b, "b%d" % stage)]
+        nodes += [helper.make_node("Conv", [name, "w%d" % stage,
+                                            "b%d" % stage], ["c%d" % stage],
+                                   name="conv%d" % stage, pads=[1, 1, 1, 1]),
+                  helper.make_node("Relu", ["c%d" % stage], ["r%d" % stage],
+                                   name="relu%d" % stage)]
+        value = np.maximum(conv3x3(value.astype(np.float32), w, b), 0)
+        name = "r%d" % stage
+    case = write_case(env, "winograd", nodes, inits, x, [("r1", value)])
+    # Sums of 288 products of about unit size, twice: the transforms add a
+    # few roundings of their own.
+    _, stdout, _ = env.tgc_cmd("verify", case, "--winograd", "always",
+                               "--image-loop", "always", "--rtol", "1e-4",
+                               "--atol", "1e-4")
+    check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
+          "unexpected verify output:\n" + stdout)
+    # On two threads (the products and transforms split into tasks).
+    x_path = save_npy(env.path("x.npy"), x)
+    env.tgc_cmd("run", os.path.join(case, "model.onnx"), "--input",
+                "x=" + x_path, "--winograd", "always", "--threads", "2",
+                "--output-dir", env.path("out"))
+    got = np.load(env.path("out", "r1.npy"))
+    error = np.max(np.abs(got - value) / (1 + np.abs(value)))
+    check(error < 1e-4, "2 threads: error %g" % error)
+    _, stdout, _ = env.tgc_cmd("verify", case, "--winograd", "never",
+                               "--rtol", "1e-4", "--atol", "1e-4")
+    check("PASS: 1 of 1 outputs passed" in stdout,
+          "the direct convolutions fail:\n" + stdout)
+
+    # auto: the weights become [16, K, C] constants of their own, and the
+    # kernels are the transforms and the 16 products.
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("package"), "--cpu", "skylake-avx512")
+    with open(env.path("package", "net.json")) as f:
+        manifest = json.load(f)
+    names = [k["name"] for k in manifest["kernels"]]
+    for kernel in ("E_16_2_32_7_7", "r_16_2_32_7_7_1_32", "E_2_32_7_2_7_2"):
+        check(kernel in names, "no kernel %s in %s" % (kernel, names))
+    opts = {k["name"]: " ".join(k.get("opts", []))
+            for k in manifest["kernels"]}
+    # The 16 stacked elements are written out (each its own 4 loads, no
+    # select), the tile row is a vector of 8 lanes, padded from 7.
+    check(opts["E_16_2_32_7_7"].startswith("UPCAST(0,16) PADTO(4,8) "
+                                           "UPCAST(4,8)"),
+          "input transform opts: " + opts["E_16_2_32_7_7"])
+    with open(env.path("package", "net.c")) as f:
+        source = f.read()
+    body = source[source.index("net_E_16_2_32_7_7"):]
+    body = body[:body.index("\n}\n")]
+    check("?" not in body, "the input transform still selects:\n" + body)
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("direct"), "--winograd", "never")
+    with open(env.path("direct", "net.json")) as f:
+        names = [k["name"] for k in json.load(f)["kernels"]]
+    check(not any(n.startswith("E_16_") for n in names),
+          "--winograd never still transforms: %s" % names)
+    env.check_no_scratch_left()
+
 
 main({
     "mismatch": mismatch,
     "dirs": dirs,
     "shapes": shapes,
     "strided": strided,
+    "winograd": winograd,
 })

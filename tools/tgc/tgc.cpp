@@ -60,6 +60,17 @@ void addImageLoop(CLI::App *cmd, std::string &mode) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
+/// --winograd, the same for every command that compiles.
+void addWinograd(CLI::App *cmd, std::string &mode) {
+  cmd->add_option("--winograd", mode,
+                  "auto (default), always or never: compute 3x3 stride-1 "
+                  "convolutions with constant weights through Winograd "
+                  "F(2x2, 3x3), 2.25x fewer multiplies for 16/9 the weight "
+                  "bytes (auto: where the image has 32 or more 2x2 tiles "
+                  "and the conv 16 or more channels in and out; C target)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
 void addCompile(CLI::App &app, Arguments &args) {
   CLI::App *cmd = app.add_subcommand(
       "compile", "Compile a model (.onnx, or the .mlir dump of any stage) to "
@@ -93,6 +104,7 @@ void addCompile(CLI::App &app, Arguments &args) {
                   "FILE: apply the actions `tgc tune` found for kernels whose "
                   "key (kernel, CPU, C compiler, options) has an entry");
   addImageLoop(cmd, args.compile.imageLoop);
+  addWinograd(cmd, args.compile.winograd);
   cmd->add_option("--beam", args.compile.beam,
                   "N: BEAM-search the kernels the tuning database lacks "
                   "(N lists kept per round) and add them to it")
@@ -124,6 +136,7 @@ void addRun(CLI::App &app, Arguments &args) {
                   "FILE: the actions `tgc tune` found, for the kernels it "
                   "has entries for");
   addImageLoop(cmd, args.run.imageLoop);
+  addWinograd(cmd, args.run.winograd);
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print stage timings and the C compiler's command line");
 }
@@ -153,6 +166,7 @@ void addVerify(CLI::App &app, Arguments &args) {
                   "FILE: the actions `tgc tune` found, for the kernels it "
                   "has entries for (C target): checks a tuned package");
   addImageLoop(cmd, args.verify.imageLoop);
+  addWinograd(cmd, args.verify.winograd);
   cmd->add_flag("-v,--verbose", args.verbose, "print stage timings");
 }
 
@@ -186,6 +200,7 @@ void addBench(CLI::App &app, Arguments &args) {
                   "FILE: the actions `tgc tune` found, for the kernels it "
                   "has entries for");
   addImageLoop(cmd, args.bench.imageLoop);
+  addWinograd(cmd, args.bench.winograd);
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print stage timings and the C compiler's command line");
 }

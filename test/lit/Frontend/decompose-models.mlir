@@ -2,7 +2,8 @@
 // only graph-level primitives remain.
 // RUN: tgc-translate --import-onnx %models/mlp/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=MLP
 // RUN: tgc-translate --import-onnx %models/cnn/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=CNN
-// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=RES
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose="winograd=never" | FileCheck %s --check-prefix=RES
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=WINO
 // RUN: tgc-translate --import-onnx %models/transformer/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=TRF
 
 // MLP-LABEL: func.func @main(
@@ -26,6 +27,20 @@
 // RES-COUNT-2: tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x64x56x56x64x3x3xf32>
 // RES-NOT: tgc.onnx_node
 // RES: return
+
+// By default both 3x3 convolutions (64 channels, 28x28 tiles of 2x2) go
+// through Winograd F(2x2, 3x3): the padded input realized, 16 products of
+// the tile elements summed over the 64 input channels, the output transform
+// realized as [N, K, tH, 2, tW, 2] (the image in memory).
+// WINO-LABEL: func.func @main(
+// WINO-NOT: tgc.onnx_node
+// WINO: tgc.const dense_resource<conv1.weight_winograd> : tensor<16x64x64xf32>
+// WINO: tgc.contiguous %{{.*}} : tensor<1x64x58x58xf32>
+// WINO: tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x64x28x28x64xf32>
+// WINO: tgc.contiguous %{{.*}} : tensor<1x64x28x2x28x2xf32>
+// WINO: tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x64x28x28x64xf32>
+// WINO-NOT: tgc.onnx_node
+// WINO: return
 
 // Attention: QK^T, softmax, AV; the GELU's erf; two layer norms.
 // TRF-LABEL: func.func @main(

@@ -1,0 +1,100 @@
+// 3x3 convolutions through Winograd F(2x2, 3x3) (Winograd.h): which ones
+// tgc-decompose computes that way (winograd=always, auto, never), the
+// weight transform G g Gt done at compile time, and the graph the rest
+// becomes.
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=always" | FileCheck %s --check-prefix=ALWAYS
+// RUN: tgc-opt %s --split-input-file --tgc-decompose | FileCheck %s --check-prefix=AUTO
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=never" | FileCheck %s --check-prefix=NEVER
+// RUN: not tgc-opt %s --split-input-file --tgc-decompose="winograd=maybe" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: tgc-decompose: winograd must be auto, always or never, not 'maybe'
+
+// A weight of ones: each transformed element is the product of G's row
+// sums (1, 1.5, 0.5, 1) for its row and column. The padded input is
+// realized, each of the 16 tile elements is 4 strided views combined
+// (Bt d B), stacked along a new first axis; the 16 products are one sum
+// over the input channels; the output transform is realized as
+// [N, K, tH, 2, tW, 2], which is the image in memory, less any odd row and
+// column (none here: a 4x4 output is 2x2 tiles).
+// ALWAYS-LABEL: func.func @weight_transform(
+//       ALWAYS:   tgc.const dense<{{\[}}{{\[}}[1.000000e+00]], {{\[}}[1.500000e+00]], {{\[}}[5.000000e-01]], {{\[}}[1.000000e+00]], {{\[}}[1.500000e+00]], {{\[}}[2.250000e+00]], {{\[}}[7.500000e-01]], {{\[}}[1.500000e+00]], {{\[}}[5.000000e-01]], {{\[}}[7.500000e-01]], {{\[}}[2.500000e-01]], {{\[}}[5.000000e-01]], {{\[}}[1.000000e+00]], {{\[}}[1.500000e+00]], {{\[}}[5.000000e-01]], {{\[}}[1.000000e+00]]]> : tensor<16x1x1xf32>
+//       ALWAYS:   %[[PAD:.*]] = tgc.pad %arg0 low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x1x4x4xf32> -> tensor<1x1x6x6xf32>
+//  ALWAYS-NEXT:   tgc.contiguous %[[PAD]] : tensor<1x1x6x6xf32>
+//       ALWAYS:   tgc.where {{.*}} : tensor<16x1x1x2x2xi1>, tensor<16x1x1x2x2xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x1x2x2x1xf32> -> tensor<16x1x1x2x2x1xf32>
+//       ALWAYS:   %[[IMAGE:.*]] = tgc.contiguous %{{.*}} : tensor<1x1x2x2x2x2xf32>
+//       ALWAYS:   tgc.reshape %[[IMAGE]] : tensor<1x1x2x2x2x2xf32> -> tensor<1x1x4x4xf32>
+//   ALWAYS-NOT:   tgc.onnx_node
+// One input channel is too few for auto.
+// AUTO-LABEL: func.func @weight_transform(
+//   AUTO-NOT:   tensor<16x1x1xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x1x4x4x1x3x3xf32>
+func.func @weight_transform(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
+  %w = tgc.const dense<[[[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]]]> : tensor<1x1x3x3xf32>
+  %0 = tgc.onnx_node "Conv"(%x, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// Not Winograd's, even when always: stride 2, two groups, a 5x5 kernel,
+// dilation 2. Each stays a direct convolution (a sum over channels and
+// taps).
+// ALWAYS-LABEL: func.func @refused(
+//   ALWAYS-NOT:   tgc.contiguous
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x16x4x4x16x3x3xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x2x8x8x8x8x3x3xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x16x8x8x16x5x5xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x16x6x6x16x3x3xf32>
+//   ALWAYS-NOT:   tgc.contiguous
+//       ALWAYS:   return
+func.func @refused(%x: tensor<1x16x8x8xf32>) -> (tensor<1x16x4x4xf32>, tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>, tensor<1x16x6x6xf32>) {
+  %w = tgc.const dense<0.5> : tensor<16x16x3x3xf32>
+  %wg = tgc.const dense<0.5> : tensor<16x8x3x3xf32>
+  %w5 = tgc.const dense<0.5> : tensor<16x16x5x5xf32>
+  %0 = tgc.onnx_node "Conv"(%x, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}} : (tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x4x4xf32>
+  %1 = tgc.onnx_node "Conv"(%x, %wg) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>, group = 2 : i64}} : (tensor<1x16x8x8xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x8x8xf32>
+  %2 = tgc.onnx_node "Conv"(%x, %w5) {opset = 17 : i64, attrs = {pads = array<i64: 2, 2, 2, 2>}} : (tensor<1x16x8x8xf32>, tensor<16x16x5x5xf32>) -> tensor<1x16x8x8xf32>
+  %3 = tgc.onnx_node "Conv"(%x, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 2, 2>}} : (tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x6x6xf32>
+  return %0, %1, %2, %3 : tensor<1x16x4x4xf32>, tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>, tensor<1x16x6x6xf32>
+}
+
+// -----
+
+// A weight given at run time: always transforms it with graph ops (the 16
+// elements of G g Gt, each a sum of the taps' [K, C] slices, stacked like
+// the input's); auto does not (it would be transformed on every run).
+// ALWAYS-LABEL: func.func @runtime_weight(
+//       ALWAYS:   tgc.shrink %arg1 begin [0, 0, 0, 0] end [16, 16, 1, 1] : tensor<16x16x3x3xf32> -> tensor<16x16x1x1xf32>
+//       ALWAYS:   tgc.where %{{.*}} : tensor<16x16x16xi1>, tensor<16x16x16xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x16xf32>
+// AUTO-LABEL: func.func @runtime_weight(
+//   AUTO-NOT:   tgc.contiguous
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x16x12x12x16x3x3xf32>
+func.func @runtime_weight(%x: tensor<1x16x12x12xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x12x12xf32> {
+  %0 = tgc.onnx_node "Conv"(%x, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x12x12xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x12x12xf32>
+  return %0 : tensor<1x16x12x12xf32>
+}
+
+// -----
+
+// auto's rule: 16 channels in and out, and 32 or more 2x2 tiles per image.
+// A 12x12 output has 36 (Winograd), 10x10 has 25 (direct), whatever the
+// batch (an image may be computed on its own). A 13x13 output is 7x7 tiles
+// whose last row and column of outputs are cut off.
+// AUTO-LABEL: func.func @auto_rule(
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x16xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<4x1x16x10x10x16x3x3xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x7x7x16xf32>
+//       AUTO:   %[[ODD:.*]] = tgc.reshape %{{.*}} : tensor<1x16x7x2x7x2xf32> -> tensor<1x16x14x14xf32>
+//  AUTO-NEXT:   tgc.shrink %[[ODD]] begin [0, 0, 0, 0] end [1, 16, 13, 13] : tensor<1x16x14x14xf32> -> tensor<1x16x13x13xf32>
+// NEVER-LABEL: func.func @auto_rule(
+//   NEVER-NOT:   tgc.contiguous
+//       NEVER:   return
+func.func @auto_rule(%a: tensor<1x16x12x12xf32>, %b: tensor<4x16x10x10xf32>, %c: tensor<1x16x13x13xf32>) -> (tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>) {
+  %w = tgc.const dense<0.5> : tensor<16x16x3x3xf32>
+  %0 = tgc.onnx_node "Conv"(%a, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x12x12xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x12x12xf32>
+  %1 = tgc.onnx_node "Conv"(%b, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<4x16x10x10xf32>, tensor<16x16x3x3xf32>) -> tensor<4x16x10x10xf32>
+  %2 = tgc.onnx_node "Conv"(%c, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x13x13xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x13x13xf32>
+  return %0, %1, %2 : tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>
+}
