@@ -533,7 +533,7 @@ constexpr int64_t kMaxStackUpcast = 16;
 
 /// The output axes of an elementwise kernel along which loads are under
 /// different gates, when short: the axis a few tensors are stacked along
-/// (a concatenation is pads and adds, so each element evaluates every
+/// (a concatenation is pads and selects, so each element evaluates every
 /// part's gate). Written out in full, each copy's gates fold to constants
 /// and it computes only its own part: Winograd's 16 tile elements, built
 /// from 4 strided loads each, cost 4 loads instead of 16 gated ones.
