@@ -1091,7 +1091,8 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
   std::string argsStruct = "typedef struct " + argsType + " {\n";
 
   // Parameters: inputs (read only) then outputs, as the block arguments.
-  // A task function finds them in its argument struct instead.
+  // A task function unpacks them from its argument struct and passes them
+  // to the body.
   SmallVector<std::string> params, taskArgs;
   unsigned numInputs = kernel.getInputs().size();
   for (BlockArgument arg : block.getArguments()) {

@@ -527,6 +527,13 @@ bool mlir::tgc::gatesOnlyPadding(Value gate, Value range) {
 
 namespace {
 
+/// Lanes of a vector of `type`'s elements on the target (a bool takes a
+/// byte).
+int64_t maxLanesOf(Type type, const HeuristicOptions &options) {
+  return std::max<int64_t>(1, options.target.vectorBytes /
+                                  getElementBytes(getElementTypeOrSelf(type)));
+}
+
 /// Lanes of the small output axes a kernel without a reduction writes out
 /// in full, at most (tinygrad upcasts such masked axes too).
 constexpr int64_t kMaxStackUpcast = 16;
@@ -564,15 +571,10 @@ void applyStackOpts(KernelOp kernel, KernelShape &shape,
   SmallVector<RangeOp> stack = chooseStackAxes(shape);
   if (stack.empty())
     return;
-  int64_t bytes = 0;
-  kernel.walk([&](StoreOp store) {
-    Type element = getElementTypeOrSelf(store.getValue().getType());
-    if (element.isIntOrFloat())
-      bytes = std::max<int64_t>(bytes, element.getIntOrFloatBitWidth() / 8);
-  });
-  int64_t maxLanes = std::max<int64_t>(1, options.target.vectorBytes /
-                                              std::max<int64_t>(1, bytes));
-  auto [vector, lanes, padded] = chooseVectorAxis(shape, maxLanes);
+  StoreOp store;
+  kernel.walk([&](StoreOp op) { store = op; });
+  auto [vector, lanes, padded] = chooseVectorAxis(
+      shape, maxLanesOf(store.getValue().getType(), options));
   if (llvm::is_contained(stack, vector))
     vector = RangeOp();
   std::optional<int64_t> vectorId;
@@ -601,11 +603,7 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
   if (!shape.reduces())
     applyStackOpts(kernel, shape, options);
   if (shape.reduces()) {
-    Type element = getElementTypeOrSelf(shape.reduce.getType());
-    int64_t bytes = element.isIntOrFloat()
-                        ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
-                        : 8;
-    int64_t maxLanes = std::max<int64_t>(1, options.target.vectorBytes / bytes);
+    int64_t maxLanes = maxLanesOf(shape.reduce.getType(), options);
     int64_t accumulators = options.target.vectorRegisters / 2;
 
     auto [vector, lanes, padded] = chooseVectorAxis(shape, maxLanes);

@@ -9,31 +9,14 @@
 
 #include "Codegen/PackWeights.h"
 #include "Codegen/Symbolic.h"
+#include "IR/ConstantData.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
-#include <cstddef>
 #include <cstring>
 
 using namespace mlir;
 using namespace mlir::tgc;
 
 namespace {
-
-/// The bytes of a weight constant, or an empty array if they cannot be
-/// read as one element after another (booleans are bits in an attribute).
-ArrayRef<char> rawBytes(ConstOp constant) {
-  Attribute value = constant.getValue();
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
-      return blob->getData();
-    return {};
-  }
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense || dense.isSplat() || dense.getElementType().isInteger(1))
-    return {};
-  return dense.getRawData();
-}
 
 /// Erases `value`'s pure index arithmetic once nothing reads it.
 void eraseIfDead(Value value) {
@@ -67,7 +50,7 @@ FailureOr<SmallVector<RangeOp>> mlir::tgc::getWeightDims(KernelOp kernel,
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
     return fail("the weight's elements are not whole bytes");
   int64_t bytes = type.getNumElements() * element.getIntOrFloatBitWidth() / 8;
-  if ((int64_t)rawBytes(constant).size() != bytes)
+  if ((int64_t)getConstantBytes(constant).size() != bytes)
     return fail("the weight's bytes cannot be read");
 
   ArrayRef<int64_t> shape = type.getShape();
@@ -163,7 +146,7 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
   SmallVector<int64_t> newStrides = rowMajorStrides(newShape);
 
   // Element n of the new tensor is the old one at the same multi-index.
-  ArrayRef<char> raw = rawBytes(constant);
+  ArrayRef<char> raw = getConstantBytes(constant);
   int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
   std::vector<char> data(raw.size());
   SmallVector<int64_t> at(packed.size(), 0);
@@ -182,14 +165,7 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
   }
 
   auto newType = RankedTensorType::get(newShape, type.getElementType());
-  ElementsAttr value;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
-    value = DenseResourceElementsAttr::get(
-        newType, (resource.getRawHandle().getKey() + "_packed").str(),
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(
-            data, alignof(std::max_align_t), /*dataIsMutable=*/false));
-  else
-    value = DenseElementsAttr::getFromRawBuffer(newType, data);
+  ElementsAttr value = makeConstantLike(constant, newType, data, "_packed");
   OpBuilder builder(constant);
   auto newConstant =
       builder.create<ConstOp>(constant.getLoc(), cast<TypedAttr>(value));

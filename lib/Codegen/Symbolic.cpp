@@ -70,6 +70,15 @@ std::optional<IndexBounds> boundsOf(Value value, int depth) {
   return std::nullopt;
 }
 
+/// Adds coef * atom to `sum`, to the atom's term if it has one.
+static void addTerm(LinearSum &sum, Value atom, int64_t coef) {
+  auto it = llvm::find_if(sum.terms, [&](auto &t) { return t.first == atom; });
+  if (it != sum.terms.end())
+    it->second += coef;
+  else
+    sum.terms.push_back({atom, coef});
+}
+
 LinearSum linearSumOf(Value value) {
   LinearSum sum;
   SmallVector<std::pair<Value, int64_t>> work{{value, 1}};
@@ -100,11 +109,7 @@ LinearSum linearSumOf(Value value) {
         continue;
       }
     }
-    auto it = llvm::find_if(sum.terms, [&](auto &t) { return t.first == v; });
-    if (it != sum.terms.end())
-      it->second += coef;
-    else
-      sum.terms.push_back({v, coef});
+    addTerm(sum, v, coef);
   }
   llvm::erase_if(sum.terms, [](auto &t) { return t.second == 0; });
   return sum;
@@ -321,14 +326,8 @@ struct RecombineDivMod : OpRewritePattern<AddOp> {
         sum.terms.erase(sum.terms.begin() + std::min(i, j));
         LinearSum inner = linearSumOf(x);
         sum.constant += k * inner.constant;
-        for (auto [atom, coef] : inner.terms) {
-          auto it = llvm::find_if(sum.terms,
-                                  [&](auto &t) { return t.first == atom; });
-          if (it != sum.terms.end())
-            it->second += k * coef;
-          else
-            sum.terms.push_back({atom, k * coef});
-        }
+        for (auto [atom, coef] : inner.terms)
+          addTerm(sum, atom, k * coef);
         llvm::erase_if(sum.terms, [](auto &t) { return t.second == 0; });
         changed = true;
         break;

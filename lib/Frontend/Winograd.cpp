@@ -12,10 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Frontend/Winograd.h"
-#include "mlir/IR/AsmState.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
+#include "IR/ConstantData.h"
 #include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -94,21 +93,17 @@ transformTile(TensorBuilder &tb, const Matrix<Rows, Cols> &m,
 
 /// The float data of a constant f32 tensor, or failure.
 FailureOr<std::vector<float>> readFloats(ConstOp constant) {
-  auto type = cast<RankedTensorType>(constant.getType());
-  int64_t count = type.getNumElements();
+  int64_t count = cast<RankedTensorType>(constant.getType()).getNumElements();
   std::vector<float> values(count);
-  Attribute value = constant.getValue();
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || (int64_t)blob->getData().size() != count * 4)
-      return failure();
-    std::memcpy(values.data(), blob->getData().data(), count * 4);
+  ArrayRef<char> bytes = getConstantBytes(constant);
+  if ((int64_t)bytes.size() == count * (int64_t)sizeof(float)) {
+    std::memcpy(values.data(), bytes.data(), bytes.size());
     return values;
   }
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense)
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!dense || !dense.isSplat())
     return failure();
-  llvm::copy(dense.getValues<float>(), values.begin());
+  std::fill(values.begin(), values.end(), dense.getSplatValue<float>());
   return values;
 }
 
@@ -134,23 +129,15 @@ std::vector<float> transformWeights(ArrayRef<float> w, int64_t k, int64_t c) {
   return u;
 }
 
-/// The transformed weight as a constant of its own: a resource blob named
-/// after the original where that is one, else a plain dense attribute.
+/// The transformed weight as a constant of its own, in the original's
+/// form (a resource blob named after it, or a dense attribute).
 Value makeWeightConstant(TensorBuilder &tb, ConstOp original,
                          ArrayRef<float> u, int64_t k, int64_t c) {
-  auto type = RankedTensorType::get({kTile * kTile, k, c},
-                                    Float32Type::get(tb.getBuilder().getContext()));
+  auto type = RankedTensorType::get(
+      {kTile * kTile, k, c}, Float32Type::get(tb.getBuilder().getContext()));
   ArrayRef<char> bytes(reinterpret_cast<const char *>(u.data()),
                        u.size() * sizeof(float));
-  ElementsAttr value;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(original.getValue()))
-    value = DenseResourceElementsAttr::get(
-        type, (resource.getRawHandle().getKey() + "_winograd").str(),
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(
-            bytes, alignof(float), /*dataIsMutable=*/false));
-  else
-    value = DenseElementsAttr::getFromRawBuffer(type, bytes);
-  return tb.constant(value);
+  return tb.constant(makeConstantLike(original, type, bytes, "_winograd"));
 }
 
 /// U = G g Gt as [16, K, C]: computed here for a constant weight, else as

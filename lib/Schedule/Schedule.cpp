@@ -326,11 +326,6 @@ bool Scheduler::realizeOnce() {
   });
   // Rule 5: a pad does not fuse onto a reduce, which would otherwise run on
   // the padded grid under masks that no kernel optimization can remove.
-  func.walk([&](PadOp pad) {
-    Value src = peelMovement(pad.getSrc());
-    if (!isBuffer(src) && coneCost(src) >= kReduceCost)
-      realize(src);
-  });
   // Rule 6: a padded copy that is realized stays a copy (one op may ride
   // along). Work fused into it runs under the border masks, whose
   // conditional loads the C compiler leaves scalar, and a Relu there
@@ -338,12 +333,15 @@ bool Scheduler::realizeOnce() {
   // Winograd convolution took 1.1 ms in the padded copy for the next conv
   // on inputs of both signs).
   func.walk([&](PadOp pad) {
+    Value src = peelMovement(pad.getSrc());
+    if (isBuffer(src))
+      return;
+    int64_t cost = coneCost(src);
     bool copied = realized.contains(pad.getResult()) ||
                   llvm::any_of(pad->getUsers(), [](Operation *user) {
                     return isa<ContiguousOp>(user);
                   });
-    Value src = peelMovement(pad.getSrc());
-    if (copied && !isBuffer(src) && coneCost(src) > 1)
+    if (cost >= kReduceCost || (copied && cost > 1))
       realize(src);
   });
   return changed;

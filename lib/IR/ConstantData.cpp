@@ -1,0 +1,38 @@
+//===- ConstantData.cpp - the bytes behind a tensor constant ---*- C++ -*-===//
+//
+// See ConstantData.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IR/ConstantData.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include <cstddef>
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+ArrayRef<char> mlir::tgc::getConstantBytes(ConstOp constant) {
+  Attribute value = constant.getValue();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+    return {};
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || dense.isSplat() || dense.getElementType().isInteger(1))
+    return {};
+  return dense.getRawData();
+}
+
+ElementsAttr mlir::tgc::makeConstantLike(ConstOp original,
+                                         RankedTensorType type,
+                                         ArrayRef<char> bytes,
+                                         StringRef suffix) {
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(original.getValue()))
+    return DenseResourceElementsAttr::get(
+        type, (resource.getRawHandle().getKey() + suffix).str(),
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(
+            bytes, alignof(std::max_align_t), /*dataIsMutable=*/false));
+  return DenseElementsAttr::getFromRawBuffer(type, bytes);
+}
