@@ -493,13 +493,15 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   result for the batch exceeds 1 MiB and the weights do at least 8 FLOPs
   per byte per image; `always` / `never` force it.
 - Winograd: a 3x3 convolution of stride 1 with 16 or more channels and 32
-  or more 2x2 output tiles per image is computed as Winograd F(2x2, 3x3)
-  (`--winograd auto`, the default): the weight transformed at compile
-  time, each image's 4x4 tiles transformed into 16 planes (the 16 parts
-  written out in full, rows in vectors), 16 products that run like 1x1
-  convolutions, the output transform realized as the image. 2.25x fewer
-  multiplies: ResNet-18's stride-1 3x3 convolutions, most of its time,
-  take about half as long.
+  or more 2x2 output tiles per image is computed as Winograd F(2x2, 3x3),
+  or F(4x4, 3x3) where there are 32 or more 4x4 tiles (`--winograd auto`,
+  the default): the weight transformed at compile time, each image's 4x4
+  (6x6) input tiles transformed into 16 (36) planes (the parts written
+  out in full, rows in vectors), 16 (36) products that run like 1x1
+  convolutions, the output transform realized as the image. 2.25x (4x)
+  fewer multiplies: ResNet-18's stride-1 3x3 convolutions of its 56x56
+  and 28x28 stages (4x4 tiles) and 14x14 stage (2x2) take a third to a
+  half of the direct convolution's time.
 """
 
 

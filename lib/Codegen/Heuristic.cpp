@@ -535,8 +535,12 @@ int64_t maxLanesOf(Type type, const HeuristicOptions &options) {
 }
 
 /// Lanes of the small output axes a kernel without a reduction writes out
-/// in full, at most (tinygrad upcasts such masked axes too).
-constexpr int64_t kMaxStackUpcast = 16;
+/// in full, at most (tinygrad upcasts such masked axes too); an axis whose
+/// every element is a part of its own may have up to kMaxPartsUpcast
+/// (Winograd's 16 or 36 tile elements). A longer axis of a few long parts
+/// (a Concat of two 16-channel tensors) is left a loop: 32 copies ran no
+/// faster than one gated loop.
+constexpr int64_t kMaxStackUpcast = 16, kMaxPartsUpcast = 36;
 
 /// The output axes of an elementwise kernel along which loads are under
 /// different gates, when short: the axis a few tensors are stacked along
@@ -554,8 +558,9 @@ SmallVector<RangeOp> chooseStackAxes(KernelShape &shape) {
     for (Access access : shape.accesses)
       if (!access.isStore && shape.gateMoves(access, range))
         gates.insert(access.index.getGate());
-    int64_t bound = range.getBound();
-    if (gates.size() >= 2 && bound >= 2 && lanes * bound <= kMaxStackUpcast) {
+    int64_t bound = range.getBound(), parts = gates.size();
+    int64_t limit = parts >= bound ? kMaxPartsUpcast : kMaxStackUpcast;
+    if (parts >= 2 && bound >= 2 && lanes * bound <= limit) {
       axes.push_back(range);
       lanes *= bound;
     }

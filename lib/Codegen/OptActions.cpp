@@ -22,9 +22,10 @@ namespace {
 
 /// Lanes one kernel may have in all (copies times vector lanes): past this
 /// the expanded kernel only spills registers and grows the source. A stack
-/// of 16 tensors (Winograd's tile elements) over rows of 2 padded vectors
-/// of 16 needs all 512, each copy a few loads and one store.
-constexpr int64_t kMaxLanes = 512;
+/// of 36 tensors (Winograd F(4x4, 3x3)'s tile elements) over a row of 14
+/// tiles padded to a vector of 16 needs all 576, each copy a few loads and
+/// one store.
+constexpr int64_t kMaxLanes = 576;
 
 struct KindInfo {
   OptKind kind;

@@ -151,8 +151,8 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
       llvm::cl::init("auto")};
   Option<std::string> winograd{
       *this, "winograd",
-      llvm::cl::desc("3x3 convolutions through Winograd F(2x2, 3x3): auto, "
-                     "always or never"),
+      llvm::cl::desc("3x3 convolutions through Winograd F(m x m, 3x3): auto, "
+                     "always, never, 2x2 or 4x4"),
       llvm::cl::init("auto")};
 };
 } // namespace

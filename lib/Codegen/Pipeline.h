@@ -30,8 +30,8 @@ struct PipelineOptions {
   /// tgc-image-loop's mode for the C target (--image-loop): auto, always
   /// or never. GPUs want the whole batch at once: never there.
   std::string imageLoop = "auto";
-  /// tgc-decompose's `winograd` (--winograd): auto, always or never; auto
-  /// is never on a GPU target (its rule was measured on CPUs).
+  /// tgc-decompose's `winograd` (--winograd): auto, always, never, 2x2 or
+  /// 4x4; auto is never on a GPU target (its rule was measured on CPUs).
   std::string winograd = "auto";
   /// A tuning database (TuningDb.h) whose entries the optimize stage
   /// applies, and the serialized context its keys are made with.

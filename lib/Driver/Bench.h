@@ -34,7 +34,7 @@ struct BenchOptions {
   std::string tuningDb;
   /// --image-loop: auto, always or never (CompileOptions::imageLoop).
   std::string imageLoop = "auto";
-  /// --winograd: auto, always or never (CompileOptions::winograd).
+  /// --winograd: auto, always, never, 2x2 or 4x4 (CompileOptions::winograd).
   std::string winograd = "auto";
   /// -v: stage timings and the C compiler's command line on stderr.
   bool verbose = false;

@@ -34,8 +34,8 @@ struct CompileOptions {
   bool optimize = true;
   /// --image-loop: auto, always or never (tgc-image-loop; C target).
   std::string imageLoop = "auto";
-  /// --winograd: auto, always or never (tgc-decompose: 3x3 convolutions
-  /// through Winograd F(2x2, 3x3)).
+  /// --winograd: auto, always, never, 2x2 or 4x4 (tgc-decompose: 3x3
+  /// convolutions through Winograd F(m x m, 3x3)).
   std::string winograd = "auto";
   /// --weights file: weights in NAME.safetensors instead of the source.
   bool weightsInFile = false;

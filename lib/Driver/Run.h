@@ -26,7 +26,7 @@ struct RunOptions {
   std::string tuningDb;
   /// --image-loop: auto, always or never (CompileOptions::imageLoop).
   std::string imageLoop = "auto";
-  /// --winograd: auto, always or never (CompileOptions::winograd).
+  /// --winograd: auto, always, never, 2x2 or 4x4 (CompileOptions::winograd).
   std::string winograd = "auto";
   /// --threads: the threads of the package's pool the model runs on (1:
   /// none, the plain entry point). The C target only.

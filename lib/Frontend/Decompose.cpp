@@ -11,7 +11,6 @@
 #include "Frontend/Passes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::tgc {
 #define GEN_PASS_DEF_TGCDECOMPOSE
@@ -173,15 +172,10 @@ struct Decompose : mlir::tgc::impl::TgcDecomposeBase<Decompose> {
   using TgcDecomposeBase::TgcDecomposeBase;
 
   void runOnOperation() final {
-    std::optional<WinogradMode> mode =
-        llvm::StringSwitch<std::optional<WinogradMode>>(winograd)
-            .Case("auto", WinogradMode::Auto)
-            .Case("always", WinogradMode::Always)
-            .Case("never", WinogradMode::Never)
-            .Default(std::nullopt);
+    std::optional<WinogradMode> mode = parseWinogradMode(winograd);
     if (!mode) {
-      getOperation().emitError("tgc-decompose: winograd must be auto, always "
-                               "or never, not '")
+      getOperation().emitError("tgc-decompose: winograd must be auto, always, "
+                               "never, 2x2 or 4x4, not '")
           << winograd << "'";
       return signalPassFailure();
     }

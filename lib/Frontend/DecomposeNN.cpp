@@ -169,8 +169,12 @@ Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w) {
   options.padHigh = pads->second;
   WinogradMode winograd = ctx.winogradMode();
   if (winograd != WinogradMode::Never && winogradApplies(x, w, options) &&
-      (winograd == WinogradMode::Always || winogradPays(x, w, options)))
-    return winogradConv(ctx.tb(), x, w, options);
+      (winograd != WinogradMode::Auto || winogradPays(x, w, options))) {
+    int tile = winograd == WinogradMode::Tile2   ? 2
+               : winograd == WinogradMode::Tile4 ? 4
+                                                 : winogradTile(x, w, options);
+    return winogradConv(ctx.tb(), x, w, options, tile);
+  }
   return ctx.tb().conv(x, w, options);
 }
 

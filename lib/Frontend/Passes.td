@@ -44,9 +44,10 @@ def TgcDecompose : Pass<"tgc-decompose", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"winograd", "winograd", "std::string", "\"auto\"",
-           "3x3 stride-1 convolutions with a constant weight through "
-           "Winograd F(2x2, 3x3): auto (where it pays, see Winograd.cpp), "
-           "always or never">
+           "3x3 stride-1 convolutions through Winograd F(m x m, 3x3): auto "
+           "(where it pays, with the tile it prefers; see Winograd.cpp), "
+           "always (wherever it applies, auto's tile), never, 2x2 or 4x4 "
+           "(wherever it applies, that tile)">
   ];
   let dependentDialects = ["::mlir::tgc::TgcDialect"];
 }

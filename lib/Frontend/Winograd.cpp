@@ -14,7 +14,9 @@
 #include "Frontend/Winograd.h"
 #include "IR/ConstantData.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <cstring>
 
@@ -23,27 +25,63 @@ using namespace mlir::tgc;
 
 namespace {
 
-/// A small constant matrix, row-major.
-template <size_t Rows, size_t Cols>
-using Matrix = std::array<std::array<double, Cols>, Rows>;
+/// One algorithm F(m x m, 3x3): input tiles of m + 2 elements a side give
+/// m x m outputs. Its matrices, row-major: Bt [tile, tile], G [tile, 3],
+/// At [m, tile] (Lavin & Gray's, interpolation points 0, 1, -1 for m = 2,
+/// and 0, 1, -1, 2, -2 for m = 4, each with the point at infinity).
+struct Algorithm {
+  int out, tile;
+  ArrayRef<double> bt, g, at;
+  int elements() const { return tile * tile; }
+};
 
-/// F(2, 3): 4-element input tiles, 2 outputs, 3 taps.
-constexpr int kTile = 4, kOut = 2, kTaps = 3;
-constexpr Matrix<kTile, kTile> kBt = {{{1, 0, -1, 0},
-                                       {0, 1, 1, 0},
-                                       {0, -1, 1, 0},
-                                       {0, 1, 0, -1}}};
-constexpr Matrix<kTile, kTaps> kG = {
-    {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}}};
-constexpr Matrix<kOut, kTile> kAt = {{{1, 1, 1, 0}, {0, 1, -1, -1}}};
+constexpr int kTaps = 3;
 
-/// The cost rule (winogradPays), measured on ResNet-18's 3x3 convolutions
-/// (AVX-512, one core): with 784, 196 and 49 tiles per image the 16
+constexpr double kBt2[] = {1, 0, -1, 0,  //
+                           0, 1, 1,  0,  //
+                           0, -1, 1, 0,  //
+                           0, 1, 0,  -1};
+constexpr double kG2[] = {1,   0,    0,    //
+                          0.5, 0.5,  0.5,  //
+                          0.5, -0.5, 0.5,  //
+                          0,   0,    1};
+constexpr double kAt2[] = {1, 1, 1, 0,  //
+                           0, 1, -1, -1};
+
+constexpr double kBt4[] = {4, 0,  -5, 0,  1, 0,  //
+                           0, -4, -4, 1,  1, 0,  //
+                           0, 4,  -4, -1, 1, 0,  //
+                           0, -2, -1, 2,  1, 0,  //
+                           0, 2,  -1, -2, 1, 0,  //
+                           0, 4,  0,  -5, 0, 1};
+constexpr double kG4[] = {1.0 / 4,   0,         0,        //
+                          -1.0 / 6,  -1.0 / 6,  -1.0 / 6, //
+                          -1.0 / 6,  1.0 / 6,   -1.0 / 6, //
+                          1.0 / 24,  1.0 / 12,  1.0 / 6,  //
+                          1.0 / 24,  -1.0 / 12, 1.0 / 6,  //
+                          0,         0,         1};
+constexpr double kAt4[] = {1, 1, 1,  1, 1,  0,  //
+                           0, 1, -1, 2, -2, 0,  //
+                           0, 1, 1,  4, 4,  0,  //
+                           0, 1, -1, 8, -8, 1};
+
+Algorithm algorithm(int out) {
+  if (out == 4)
+    return {4, 6, kBt4, kG4, kAt4};
+  return {2, 4, kBt2, kG2, kAt2};
+}
+
+/// The cost rule (winogradTile), measured on ResNet-18's 3x3 convolutions
+/// (AVX-512, one core). With 784, 196 and 49 2x2 tiles per image the 16
 /// products run at the speed of a 1x1 convolution and each conv takes
 /// about half the direct one's time; with 16 (a 7x7 image) each weight is
 /// used 16 times and the 16/9 larger weight streams from memory: the model
 /// was no faster with those three (27.2 vs 26.9 ms) and its weights 21 MB
-/// larger. Fewer channels than a vector make the products short rows.
+/// larger. 4x4 tiles need 36 products for 16 outputs, not 64: the 56x56
+/// and 28x28 stages (196 and 49 tiles) took 0.96 and 0.75 ms per conv
+/// instead of 1.42 and 1.1; the 14x14 one (16 tiles, an eighth of them
+/// past the image) is left to 2x2. Fewer channels than a vector make the
+/// products short rows.
 constexpr int64_t kMinTiles = 32, kMinChannels = 16;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -68,26 +106,28 @@ Value combine(TensorBuilder &tb, ArrayRef<double> coeffs,
   return sum;
 }
 
-/// m applied on both sides of a 2-d tile given as its elements
-/// (tile[k][l], each a tensor of one shape): result[a][b] =
-/// sum_kl m[a][k] m[b][l] tile[k][l], rows first so that the partial sums
-/// are shared.
-template <size_t Rows, size_t Cols>
-std::array<std::array<Value, Rows>, Rows>
-transformTile(TensorBuilder &tb, const Matrix<Rows, Cols> &m,
-              const std::array<std::array<Value, Cols>, Cols> &tile) {
-  std::array<std::array<Value, Cols>, Rows> rows;
-  for (size_t a = 0; a < Rows; ++a)
-    for (size_t l = 0; l < Cols; ++l) {
+/// A square tile of tensors of one shape, tile[k][l].
+using Tile = SmallVector<SmallVector<Value>>;
+
+/// m [rows, cols] applied on both sides of a cols x cols tile: result[a][b]
+/// = sum_kl m[a][k] m[b][l] tile[k][l], rows first so that the partial
+/// sums are shared.
+Tile transformTile(TensorBuilder &tb, ArrayRef<double> m, int rows,
+                   const Tile &tile) {
+  int cols = tile.size();
+  auto row = [&](int a) { return m.slice(a * cols, cols); };
+  Tile partial(rows, SmallVector<Value>(cols));
+  for (int a = 0; a < rows; ++a)
+    for (int l = 0; l < cols; ++l) {
       SmallVector<Value> column;
-      for (size_t k = 0; k < Cols; ++k)
+      for (int k = 0; k < cols; ++k)
         column.push_back(tile[k][l]);
-      rows[a][l] = combine(tb, m[a], column);
+      partial[a][l] = combine(tb, row(a), column);
     }
-  std::array<std::array<Value, Rows>, Rows> result;
-  for (size_t a = 0; a < Rows; ++a)
-    for (size_t b = 0; b < Rows; ++b)
-      result[a][b] = combine(tb, m[b], rows[a]);
+  Tile result(rows, SmallVector<Value>(rows));
+  for (int a = 0; a < rows; ++a)
+    for (int b = 0; b < rows; ++b)
+      result[a][b] = combine(tb, row(b), partial[a]);
   return result;
 }
 
@@ -108,22 +148,25 @@ FailureOr<std::vector<float>> readFloats(ConstOp constant) {
 }
 
 /// G g Gt for every (k, c) of w [K, C, 3, 3], in double precision and
-/// rounded once, laid out [4 a + b, K, C].
-std::vector<float> transformWeights(ArrayRef<float> w, int64_t k, int64_t c) {
-  std::vector<float> u(kTile * kTile * k * c);
+/// rounded once, laid out [tile a + b, K, C].
+std::vector<float> transformWeights(const Algorithm &alg, ArrayRef<float> w,
+                                    int64_t k, int64_t c) {
+  int n = alg.tile;
+  std::vector<float> u(alg.elements() * k * c);
+  std::vector<double> gg(n * kTaps); // G g
   for (int64_t o = 0; o < k * c; ++o) {
     const float *g = &w[o * kTaps * kTaps];
-    double gt[kTile][kTaps] = {}; // G g
-    for (int a = 0; a < kTile; ++a)
+    std::fill(gg.begin(), gg.end(), 0.0);
+    for (int a = 0; a < n; ++a)
       for (int j = 0; j < kTaps; ++j)
         for (int i = 0; i < kTaps; ++i)
-          gt[a][j] += kG[a][i] * g[i * kTaps + j];
-    for (int a = 0; a < kTile; ++a)
-      for (int b = 0; b < kTile; ++b) {
+          gg[a * kTaps + j] += alg.g[a * kTaps + i] * g[i * kTaps + j];
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) {
         double sum = 0;
         for (int j = 0; j < kTaps; ++j)
-          sum += gt[a][j] * kG[b][j];
-        u[(a * kTile + b) * k * c + o] = static_cast<float>(sum);
+          sum += gg[a * kTaps + j] * alg.g[b * kTaps + j];
+        u[(a * n + b) * k * c + o] = static_cast<float>(sum);
       }
   }
   return u;
@@ -132,17 +175,19 @@ std::vector<float> transformWeights(ArrayRef<float> w, int64_t k, int64_t c) {
 /// The transformed weight as a constant of its own, in the original's
 /// form (a resource blob named after it, or a dense attribute).
 Value makeWeightConstant(TensorBuilder &tb, ConstOp original,
-                         ArrayRef<float> u, int64_t k, int64_t c) {
+                         ArrayRef<float> u, int64_t elements, int64_t k,
+                         int64_t c) {
   auto type = RankedTensorType::get(
-      {kTile * kTile, k, c}, Float32Type::get(tb.getBuilder().getContext()));
+      {elements, k, c}, Float32Type::get(tb.getBuilder().getContext()));
   ArrayRef<char> bytes(reinterpret_cast<const char *>(u.data()),
                        u.size() * sizeof(float));
   return tb.constant(makeConstantLike(original, type, bytes, "_winograd"));
 }
 
-/// U = G g Gt as [16, K, C]: computed here for a constant weight, else as
-/// graph ops (each element a sum of the 3x3 taps' [K, C] slices).
-Value transformWeight(TensorBuilder &tb, Value w, int64_t k, int64_t c) {
+/// U = G g Gt as [tile^2, K, C]: computed here for a constant weight, else
+/// as graph ops (each element a sum of the 3x3 taps' [K, C] slices).
+Value transformWeight(TensorBuilder &tb, const Algorithm &alg, Value w,
+                      int64_t k, int64_t c) {
   if (auto weight = w.getDefiningOp<ConstOp>()) {
     FailureOr<std::vector<float>> g = readFloats(weight);
     if (failed(g)) {
@@ -150,20 +195,45 @@ Value transformWeight(TensorBuilder &tb, Value w, int64_t k, int64_t c) {
                     "transform";
       return {};
     }
-    return makeWeightConstant(tb, weight, transformWeights(*g, k, c), k, c);
+    return makeWeightConstant(tb, weight, transformWeights(alg, *g, k, c),
+                              alg.elements(), k, c);
   }
-  std::array<std::array<Value, kTaps>, kTaps> taps;
+  Tile taps(kTaps, SmallVector<Value>(kTaps));
   for (int i = 0; i < kTaps; ++i)
     for (int j = 0; j < kTaps; ++j)
       taps[i][j] = tb.reshape(tb.shrink(w, {0, 0, i, j}, {k, c, i + 1, j + 1}),
                               {1, k, c});
   SmallVector<Value> elements;
-  for (auto &row : transformTile(tb, kG, taps))
+  for (auto &row : transformTile(tb, alg.g, alg.tile, taps))
     llvm::append_range(elements, row);
   return tb.concat(elements, 0);
 }
 
+/// Output tiles a side of the image, for outputs m x m.
+std::array<int64_t, 2> tilesPerSide(Value x,
+                                    const TensorBuilder::ConvOptions &options,
+                                    int m) {
+  ArrayRef<int64_t> xs = TensorBuilder::shapeOf(x);
+  std::array<int64_t, 2> tiles;
+  for (int i = 0; i < 2; ++i)
+    tiles[i] = ceilDiv(xs[2 + i] + options.padLow[i] + options.padHigh[i] -
+                           (kTaps - 1),
+                       m);
+  return tiles;
+}
+
 } // namespace
+
+std::optional<WinogradMode>
+mlir::tgc::parseWinogradMode(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<WinogradMode>>(name)
+      .Case("auto", WinogradMode::Auto)
+      .Case("always", WinogradMode::Always)
+      .Case("never", WinogradMode::Never)
+      .Case("2x2", WinogradMode::Tile2)
+      .Case("4x4", WinogradMode::Tile4)
+      .Default(std::nullopt);
+}
 
 bool mlir::tgc::winogradApplies(Value x, Value w,
                                 const TensorBuilder::ConvOptions &options) {
@@ -177,95 +247,99 @@ bool mlir::tgc::winogradApplies(Value x, Value w,
          llvm::all_of(options.dilations, isOne);
 }
 
-bool mlir::tgc::winogradPays(Value x, Value w,
-                             const TensorBuilder::ConvOptions &options) {
-  ArrayRef<int64_t> xs = TensorBuilder::shapeOf(x);
-  int64_t channels = xs[1], outChannels = TensorBuilder::shapeOf(w)[0];
+int mlir::tgc::winogradTile(Value x, Value w,
+                            const TensorBuilder::ConvOptions &options) {
   // Per image: a batch may be computed one image at a time, each reading
   // all the weights.
-  int64_t tiles = 1;
-  for (int i = 0; i < 2; ++i)
-    tiles *= ceilDiv(xs[2 + i] + options.padLow[i] + options.padHigh[i] -
-                         (kTaps - 1),
-                     kOut);
+  auto enoughTiles = [&](int m) {
+    auto [high, wide] = tilesPerSide(x, options, m);
+    return high * wide >= kMinTiles;
+  };
+  return enoughTiles(4) ? 4 : 2;
+}
+
+bool mlir::tgc::winogradPays(Value x, Value w,
+                             const TensorBuilder::ConvOptions &options) {
+  int64_t channels = TensorBuilder::shapeOf(x)[1],
+          outChannels = TensorBuilder::shapeOf(w)[0];
+  auto [high, wide] = tilesPerSide(x, options, 2);
   // A weight given at run time would be transformed on every run.
   return w.getDefiningOp<ConstOp>() && channels >= kMinChannels &&
-         outChannels >= kMinChannels && tiles >= kMinTiles;
+         outChannels >= kMinChannels && high * wide >= kMinTiles;
 }
 
 Value mlir::tgc::winogradConv(TensorBuilder &tb, Value x, Value w,
-                              const TensorBuilder::ConvOptions &options) {
+                              const TensorBuilder::ConvOptions &options,
+                              int m) {
+  assert((m == 2 || m == 4) && "F(2x2, 3x3) or F(4x4, 3x3)");
+  Algorithm alg = algorithm(m);
+  int n = alg.tile;
   ArrayRef<int64_t> xs = TensorBuilder::shapeOf(x);
   int64_t batch = xs[0], channels = xs[1];
   int64_t outChannels = TensorBuilder::shapeOf(w)[0];
-  Value u = transformWeight(tb, w, outChannels, channels);
+  Value u = transformWeight(tb, alg, w, outChannels, channels);
   if (!u)
     return {};
 
-  // Pad so that the outputs are whole 2x2 tiles; the extra row and column
-  // of outputs are cut off at the end.
-  SmallVector<int64_t> low{0, 0}, high{0, 0}, out, tiles;
+  // Pad so that the outputs are whole m x m tiles; the extra rows and
+  // columns of outputs are cut off at the end.
+  std::array<int64_t, 2> tiles = tilesPerSide(x, options, m);
+  SmallVector<int64_t> low{0, 0}, high{0, 0}, out;
   for (int i = 0; i < 2; ++i) {
     int64_t padded = xs[2 + i] + options.padLow[i] + options.padHigh[i];
     out.push_back(padded - (kTaps - 1));
-    tiles.push_back(ceilDiv(out.back(), kOut));
     low.push_back(options.padLow[i]);
-    high.push_back(options.padHigh[i] + tiles.back() * kOut + (kTaps - 1) -
-                   padded);
+    high.push_back(options.padHigh[i] + tiles[i] * m + (kTaps - 1) - padded);
   }
   // The padded input is realized, as for a direct conv, so that the views
-  // below read it without border masks. d[k][l] = xp[.., 2 tH + k,
-  // 2 tW + l]: strided views, so no index of the transform needs a
+  // below read it without border masks. d[k][l] = xp[.., m tH + k,
+  // m tW + l]: strided views, so no index of the transform needs a
   // division.
   Value xp = tb.contiguous(tb.pad(x, low, high));
-  std::array<std::array<Value, kTile>, kTile> d;
-  for (int k = 0; k < kTile; ++k)
-    for (int l = 0; l < kTile; ++l)
-      d[k][l] = tb.stride(tb.stride(xp, 2, k, tiles[0], kOut), 3, l, tiles[1],
-                          kOut);
-  // V = Bt d B, stacked along a new leading axis: [a * 4 + b, N, C, tH, tW].
-  // That is the layout the products read (contiguous tiles per channel),
-  // and the stack is the value the scheduler realizes.
-  auto v = transformTile(tb, kBt, d);
+  Tile d(n, SmallVector<Value>(n));
+  for (int k = 0; k < n; ++k)
+    for (int l = 0; l < n; ++l)
+      d[k][l] = tb.stride(tb.stride(xp, 2, k, tiles[0], m), 3, l, tiles[1], m);
+  // V = Bt d B, stacked along a new leading axis: [a * tile + b, N, C, tH,
+  // tW]. That is the layout the products read (contiguous tiles per
+  // channel), and the stack is the value the scheduler realizes.
   SmallVector<int64_t> one{1, batch, channels, tiles[0], tiles[1]};
   SmallVector<Value> stacked;
-  for (auto &row : v)
+  for (auto &row : transformTile(tb, alg.bt, n, d))
     for (Value element : row)
       stacked.push_back(tb.reshape(element, one));
   Value vs = tb.concat(stacked, 0);
 
   // M[e, N, K, tH, tW] = sum over C of U[e, K, C] * V[e, N, C, tH, tW] for
-  // the 16 tile elements e = 4 a + b. One axis of 16, not a and b: U's
-  // dims are then the kernel's ranges one to one, which lets PACK lay out
-  // its output channels for vector loads.
-  constexpr int64_t kElements = kTile * kTile;
+  // the tile's elements e = tile a + b. One axis, not a and b: U's dims are
+  // then the kernel's ranges one to one, which lets PACK lay out its output
+  // channels for vector loads.
+  int64_t elements = alg.elements();
   vs = tb.reshape(tb.permute(vs, {0, 1, 3, 4, 2}),
-                  {kElements, batch, 1, tiles[0], tiles[1], channels});
-  Value us = tb.reshape(u, {kElements, 1, outChannels, 1, 1, channels});
-  Value m = tb.sum(tb.mul(vs, us), {5}, false);
+                  {elements, batch, 1, tiles[0], tiles[1], channels});
+  Value us = tb.reshape(u, {elements, 1, outChannels, 1, 1, channels});
+  Value product = tb.sum(tb.mul(vs, us), {5}, false);
 
   // Y = At M A on the tiles' elements, interleaved into the image:
-  // [N, K, tH, 2, tW, 2] -> [N, K, 2 tH, 2 tW].
-  std::array<std::array<Value, kTile>, kTile> mTile;
-  SmallVector<int64_t> begin(5, 0), end(TensorBuilder::shapeOf(m));
-  for (int a = 0; a < kTile; ++a)
-    for (int b = 0; b < kTile; ++b) {
-      begin[0] = a * kTile + b, end[0] = begin[0] + 1;
+  // [N, K, tH, m, tW, m] -> [N, K, m tH, m tW].
+  Tile mTile(n, SmallVector<Value>(n));
+  SmallVector<int64_t> begin(5, 0), end(TensorBuilder::shapeOf(product));
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) {
+      begin[0] = a * n + b, end[0] = begin[0] + 1;
       mTile[a][b] =
-          tb.reshape(tb.shrink(m, begin, end),
+          tb.reshape(tb.shrink(product, begin, end),
                      {batch, outChannels, tiles[0], 1, tiles[1], 1});
     }
-  auto y = transformTile(tb, kAt, mTile);
   SmallVector<Value> rows;
-  for (auto &row : y)
-    rows.push_back(tb.concat({row[0], row[1]}, 5));
-  // Realized as [N, K, tH, 2, tW, 2], which is the image [N, K, 2 tH, 2 tW]
-  // in memory: the kernel keeps the 2x2 position as axes of its own (upcast,
-  // so its selects fold) instead of a division of the pixel's index, and
-  // what follows (bias, activation) reads it instead of recomputing the
-  // transform for each of its reads.
+  for (auto &row : transformTile(tb, alg.at, m, mTile))
+    rows.push_back(tb.concat(row, 5));
+  // Realized as [N, K, tH, m, tW, m], which is the image [N, K, m tH, m tW]
+  // in memory: the kernel keeps the position in the tile as axes of its
+  // own (upcast, so its selects fold) instead of a division of the pixel's
+  // index, and what follows (bias, activation) reads it instead of
+  // recomputing the transform for each of its reads.
   Value image = tb.reshape(tb.contiguous(tb.concat(rows, 3)),
-                           {batch, outChannels, tiles[0] * kOut,
-                            tiles[1] * kOut});
+                           {batch, outChannels, tiles[0] * m, tiles[1] * m});
   return tb.shrink(image, {0, 0, 0, 0}, {batch, outChannels, out[0], out[1]});
 }

@@ -188,10 +188,11 @@ def main():
                         default="auto", help="tgc verify's --image-loop: "
                         "always runs every batch the graph keeps apart one "
                         "image at a time (C target)")
-    parser.add_argument("--winograd", choices=["auto", "always", "never"],
+    parser.add_argument("--winograd",
+                        choices=["auto", "always", "never", "2x2", "4x4"],
                         default="auto", help="tgc verify's --winograd: "
-                        "always computes every 3x3 stride-1 convolution "
-                        "through Winograd F(2x2, 3x3)")
+                        "always, 2x2 and 4x4 compute every 3x3 stride-1 "
+                        "convolution through Winograd F(m x m, 3x3)")
     parser.add_argument("--filter")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--timeout", type=int, default=180)

@@ -233,11 +233,12 @@ def conv3x3(x, w, b):
 
 
 def winograd(env):
-    """3x3 convolutions through Winograd F(2x2, 3x3): two of 32 channels on
-    13x13 images (7x7 tiles, the last row and column of outputs cut off),
-    batch 2, each image computed on its own (--image-loop always), verified
-    against numpy on 1 and 2 threads; auto picks Winograd for these and
-    never the direct convolution, whose results agree."""
+    """3x3 convolutions through Winograd F(2x2, 3x3) and F(4x4, 3x3): two
+    of 32 channels on 13x13 images (7x7 tiles of 2x2 or 4x4 of 4x4, the
+    outputs past the image cut off), batch 2, each image computed on its
+    own (--image-loop always), verified against numpy on 1 and 2 threads;
+    auto picks 2x2 tiles for these and never the direct convolution, whose
+    results agree."""
     rng = np.random.default_rng(5)
     x = rng.standard_normal((2, 32, 13, 13)).astype(np.float32)
     nodes, inits, value, name = [], [], x, "x"
@@ -256,19 +257,20 @@ def winograd(env):
     case = write_case(env, "winograd", nodes, inits, x, [("r1", value)])
     # Sums of 288 products of about unit size, twice: the transforms add a
     # few roundings of their own.
-    _, stdout, _ = env.tgc_cmd("verify", case, "--winograd", "always",
-                               "--image-loop", "always", "--rtol", "1e-4",
-                               "--atol", "1e-4")
-    check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
-          "unexpected verify output:\n" + stdout)
-    # On two threads (the products and transforms split into tasks).
     x_path = save_npy(env.path("x.npy"), x)
-    env.tgc_cmd("run", os.path.join(case, "model.onnx"), "--input",
-                "x=" + x_path, "--winograd", "always", "--threads", "2",
-                "--output-dir", env.path("out"))
-    got = np.load(env.path("out", "r1.npy"))
-    error = np.max(np.abs(got - value) / (1 + np.abs(value)))
-    check(error < 1e-4, "2 threads: error %g" % error)
+    for mode in ("always", "4x4"):
+        _, stdout, _ = env.tgc_cmd("verify", case, "--winograd", mode,
+                                   "--image-loop", "always", "--rtol", "1e-4",
+                                   "--atol", "1e-4")
+        check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
+              "unexpected verify output (%s):\n%s" % (mode, stdout))
+        # On two threads (the products and transforms split into tasks).
+        env.tgc_cmd("run", os.path.join(case, "model.onnx"), "--input",
+                    "x=" + x_path, "--winograd", mode, "--threads", "2",
+                    "--output-dir", env.path("out"))
+        got = np.load(env.path("out", "r1.npy"))
+        error = np.max(np.abs(got - value) / (1 + np.abs(value)))
+        check(error < 1e-4, "%s on 2 threads: error %g" % (mode, error))
     _, stdout, _ = env.tgc_cmd("verify", case, "--winograd", "never",
                                "--rtol", "1e-4", "--atol", "1e-4")
     check("PASS: 1 of 1 outputs passed" in stdout,
@@ -295,6 +297,18 @@ def winograd(env):
     body = source[source.index("net_E_16_2_32_7_7"):]
     body = body[:body.index("\n}\n")]
     check("?" not in body, "the input transform still selects:\n" + body)
+    # 4x4 tiles: 36 stacked elements, each written out, the row of 4
+    # tiles a vector of 4.
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("tile4"), "--cpu", "skylake-avx512", "--winograd",
+                "4x4")
+    with open(env.path("tile4", "net.json")) as f:
+        opts = {k["name"]: " ".join(k.get("opts", []))
+                for k in json.load(f)["kernels"]}
+    for kernel in ("E_36_2_32_4_4", "r_36_2_32_4_4_1_32", "E_2_32_4_4_4_4"):
+        check(kernel in opts, "no kernel %s in %s" % (kernel, list(opts)))
+    check(opts["E_36_2_32_4_4"].startswith("UPCAST(0,36)"),
+          "4x4 input transform opts: " + opts["E_36_2_32_4_4"])
     env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
                 env.path("direct"), "--winograd", "never")
     with open(env.path("direct", "net.json")) as f:

@@ -28,17 +28,17 @@
 // RES-NOT: tgc.onnx_node
 // RES: return
 
-// By default both 3x3 convolutions (64 channels, 28x28 tiles of 2x2) go
-// through Winograd F(2x2, 3x3): the padded input realized, 16 products of
+// By default both 3x3 convolutions (64 channels, 14x14 tiles of 4x4) go
+// through Winograd F(4x4, 3x3): the padded input realized, 36 products of
 // the tile elements summed over the 64 input channels, the output transform
-// realized as [N, K, tH, 2, tW, 2] (the image in memory).
+// realized as [N, K, tH, 4, tW, 4] (the image in memory).
 // WINO-LABEL: func.func @main(
 // WINO-NOT: tgc.onnx_node
-// WINO: tgc.const dense_resource<conv1.weight_winograd> : tensor<16x64x64xf32>
+// WINO: tgc.const dense_resource<conv1.weight_winograd> : tensor<36x64x64xf32>
 // WINO: tgc.contiguous %{{.*}} : tensor<1x64x58x58xf32>
-// WINO: tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x64x28x28x64xf32>
-// WINO: tgc.contiguous %{{.*}} : tensor<1x64x28x2x28x2xf32>
-// WINO: tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x64x28x28x64xf32>
+// WINO: tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x64x14x14x64xf32>
+// WINO: tgc.contiguous %{{.*}} : tensor<1x64x14x4x14x4xf32>
+// WINO: tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x64x14x14x64xf32>
 // WINO-NOT: tgc.onnx_node
 // WINO: return
 

@@ -1,13 +1,14 @@
-// 3x3 convolutions through Winograd F(2x2, 3x3) (Winograd.h): which ones
-// tgc-decompose computes that way (winograd=always, auto, never), the
-// weight transform G g Gt done at compile time, and the graph the rest
-// becomes.
+// 3x3 convolutions through Winograd F(2x2, 3x3) and F(4x4, 3x3)
+// (Winograd.h): which ones tgc-decompose computes that way and with which
+// tile (winograd=always, auto, never, 4x4), the weight transform G g Gt
+// done at compile time, and the graph the rest becomes.
 // RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=always" | FileCheck %s --check-prefix=ALWAYS
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=4x4" | FileCheck %s --check-prefix=TILE4
 // RUN: tgc-opt %s --split-input-file --tgc-decompose | FileCheck %s --check-prefix=AUTO
 // RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=never" | FileCheck %s --check-prefix=NEVER
 // RUN: not tgc-opt %s --split-input-file --tgc-decompose="winograd=maybe" 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: tgc-decompose: winograd must be auto, always or never, not 'maybe'
+// BAD: tgc-decompose: winograd must be auto, always, never, 2x2 or 4x4, not 'maybe'
 
 // A weight of ones: each transformed element is the product of G's row
 // sums (1, 1.5, 0.5, 1) for its row and column. The padded input is
@@ -25,6 +26,17 @@
 //       ALWAYS:   %[[IMAGE:.*]] = tgc.contiguous %{{.*}} : tensor<1x1x2x2x2x2xf32>
 //       ALWAYS:   tgc.reshape %[[IMAGE]] : tensor<1x1x2x2x2x2xf32> -> tensor<1x1x4x4xf32>
 //   ALWAYS-NOT:   tgc.onnx_node
+// F(4x4, 3x3): G's row sums are 1/4, -1/2, -1/6, 7/24, 1/8 and 1, the
+// 36 tile elements are stacked the same way, and the whole 4x4 output is
+// one tile.
+// TILE4-LABEL: func.func @weight_transform(
+//       TILE4:   tgc.const dense<{{\[}}{{\[}}[6.250000e-02]], {{\[}}[-1.250000e-01]], {{\[}}[-0.0416666679]], {{\[}}[0.0729166642]], {{\[}}[3.125000e-02]], {{\[}}[2.500000e-01]], {{\[}}[-1.250000e-01]], {{\[}}[2.500000e-01]], {{\[}}[0.0833333358]], {{\[}}[-0.145833328]], {{\[}}[-6.250000e-02]], {{\[}}[-5.000000e-01]], {{\[}}[-0.0416666679]], {{\[}}[0.0833333358]], {{\[}}[0.027777778]], {{\[}}[-0.0486111119]], {{\[}}[-0.020833334]], {{\[}}[-0.166666672]], {{\[}}[0.0729166642]], {{\[}}[-0.145833328]], {{\[}}[-0.0486111119]], {{\[}}[0.0850694477]], {{\[}}[0.0364583321]], {{\[}}[0.291666657]], {{\[}}[3.125000e-02]], {{\[}}[-6.250000e-02]], {{\[}}[-0.020833334]], {{\[}}[0.0364583321]], {{\[}}[1.562500e-02]], {{\[}}[1.250000e-01]], {{\[}}[2.500000e-01]], {{\[}}[-5.000000e-01]], {{\[}}[-0.166666672]], {{\[}}[0.291666657]], {{\[}}[1.250000e-01]], {{\[}}[1.000000e+00]]]> : tensor<36x1x1xf32>
+//       TILE4:   %[[PAD:.*]] = tgc.pad %arg0 low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x1x4x4xf32> -> tensor<1x1x6x6xf32>
+//  TILE4-NEXT:   tgc.contiguous %[[PAD]] : tensor<1x1x6x6xf32>
+//       TILE4:   tgc.where {{.*}} : tensor<36x1x1x1x1xi1>, tensor<36x1x1x1x1xf32>
+//       TILE4:   tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x1x1x1x1xf32> -> tensor<36x1x1x1x1x1xf32>
+//       TILE4:   %[[IMAGE:.*]] = tgc.contiguous %{{.*}} : tensor<1x1x1x4x1x4xf32>
+//       TILE4:   tgc.reshape %[[IMAGE]] : tensor<1x1x1x4x1x4xf32> -> tensor<1x1x4x4xf32>
 // One input channel is too few for auto.
 // AUTO-LABEL: func.func @weight_transform(
 //   AUTO-NOT:   tensor<16x1x1xf32>
@@ -81,20 +93,32 @@ func.func @runtime_weight(%x: tensor<1x16x12x12xf32>, %w: tensor<16x16x3x3xf32>)
 // auto's rule: 16 channels in and out, and 32 or more 2x2 tiles per image.
 // A 12x12 output has 36 (Winograd), 10x10 has 25 (direct), whatever the
 // batch (an image may be computed on its own). A 13x13 output is 7x7 tiles
-// whose last row and column of outputs are cut off.
+// whose last row and column of outputs are cut off. 4x4 tiles where there
+// are 32 or more of them: a 22x22 output has 6x6 (its last 2 rows and
+// columns cut off); 12x12 has 9, so it keeps 2x2 tiles, with auto and with
+// always.
 // AUTO-LABEL: func.func @auto_rule(
 //       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x16xf32>
 //       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<4x1x16x10x10x16x3x3xf32>
 //       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x7x7x16xf32>
 //       AUTO:   %[[ODD:.*]] = tgc.reshape %{{.*}} : tensor<1x16x7x2x7x2xf32> -> tensor<1x16x14x14xf32>
 //  AUTO-NEXT:   tgc.shrink %[[ODD]] begin [0, 0, 0, 0] end [1, 16, 13, 13] : tensor<1x16x14x14xf32> -> tensor<1x16x13x13xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x16x6x6x16xf32>
+//       AUTO:   %[[ODD4:.*]] = tgc.reshape %{{.*}} : tensor<1x16x6x4x6x4xf32> -> tensor<1x16x24x24xf32>
+//  AUTO-NEXT:   tgc.shrink %[[ODD4]] begin [0, 0, 0, 0] end [1, 16, 22, 22] : tensor<1x16x24x24xf32> -> tensor<1x16x22x22xf32>
+// ALWAYS-LABEL: func.func @auto_rule(
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x16xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x4x16x5x5x16xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x7x7x16xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x16x6x6x16xf32>
 // NEVER-LABEL: func.func @auto_rule(
 //   NEVER-NOT:   tgc.contiguous
 //       NEVER:   return
-func.func @auto_rule(%a: tensor<1x16x12x12xf32>, %b: tensor<4x16x10x10xf32>, %c: tensor<1x16x13x13xf32>) -> (tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>) {
+func.func @auto_rule(%a: tensor<1x16x12x12xf32>, %b: tensor<4x16x10x10xf32>, %c: tensor<1x16x13x13xf32>, %d: tensor<1x16x22x22xf32>) -> (tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>, tensor<1x16x22x22xf32>) {
   %w = tgc.const dense<0.5> : tensor<16x16x3x3xf32>
   %0 = tgc.onnx_node "Conv"(%a, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x12x12xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x12x12xf32>
   %1 = tgc.onnx_node "Conv"(%b, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<4x16x10x10xf32>, tensor<16x16x3x3xf32>) -> tensor<4x16x10x10xf32>
   %2 = tgc.onnx_node "Conv"(%c, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x13x13xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x13x13xf32>
-  return %0, %1, %2 : tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>
+  %3 = tgc.onnx_node "Conv"(%d, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x22x22xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x22x22xf32>
+  return %0, %1, %2, %3 : tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>, tensor<1x16x22x22xf32>
 }

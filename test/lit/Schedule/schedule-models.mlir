@@ -40,8 +40,8 @@
 // RES-NOT: tgc.kernel
 // RES: return
 
-// The same block with its convolutions through Winograd F(2x2, 3x3) (the
-// default for it): per conv the padded input, the 16 transformed tile
+// The same block with its convolutions through Winograd F(4x4, 3x3) (the
+// default for it): per conv the padded input, the 36 transformed tile
 // elements (one kernel: concatenated along the first axis), their products
 // summed over the input channels, the output transform; BN+Relu of conv1
 // on their own (the padded copy for conv2 stays a copy), conv2's
@@ -49,18 +49,18 @@
 // RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=WINO
 // WINO-LABEL: func @main(
 // WINO: tgc.kernel "E_1_64_58_58"
-// WINO: tgc.kernel "E_16_1_64_28_28"
-// WINO: tgc.kernel "r_16_1_64_28_28_1_64"
-// WINO: tgc.kernel "E_1_64_28_2_28_2"
+// WINO: tgc.kernel "E_36_1_64_14_14"
+// WINO: tgc.kernel "r_36_1_64_14_14_1_64"
+// WINO: tgc.kernel "E_1_64_14_4_14_4"
 // WINO: tgc.kernel "E_1_64_56_56"
 // WINO: tgc.max
 // WINO: tgc.kernel "E_1_64_58_58n1"
 // WINO-NEXT: ^bb0
 // WINO-NEXT: tgc.pad
 // WINO-NEXT: tgc.contiguous
-// WINO: tgc.kernel "E_16_1_64_28_28n1"
-// WINO: tgc.kernel "r_16_1_64_28_28_1_64n1"
-// WINO: tgc.kernel "E_1_64_28_2_28_2n1"
+// WINO: tgc.kernel "E_36_1_64_14_14n1"
+// WINO: tgc.kernel "r_36_1_64_14_14_1_64n1"
+// WINO: tgc.kernel "E_1_64_14_4_14_4n1"
 // WINO: tgc.kernel "E_1_64_56_56n1"
 // WINO: tgc.add
 // WINO: tgc.max
