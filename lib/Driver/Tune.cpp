@@ -422,6 +422,8 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
   PipelineOptions pipeline;
   pipeline.cpu = options.cpu;
   pipeline.threadTasks = threadTasks;
+  pipeline.imageLoop = options.imageLoop;
+  pipeline.winograd = options.winograd;
   PassManager pm(&context, ModuleOp::getOperationName());
   for (const Stage &stage : getStages())
     if (position(stage.name) > position(reached) &&

@@ -79,7 +79,7 @@ Algorithm algorithm(int out) {
 /// was no faster with those three (27.2 vs 26.9 ms) and its weights 21 MB
 /// larger. 4x4 tiles need 36 products for 16 outputs, not 64: the 56x56
 /// and 28x28 stages (196 and 49 tiles) took 0.96 and 0.75 ms per conv
-/// instead of 1.42 and 1.1; the 14x14 one (16 tiles, an eighth of them
+/// instead of 1.42 and 1.1; the 14x14 one (16 tiles, 23% of their outputs
 /// past the image) is left to 2x2. Fewer channels than a vector make the
 /// products short rows.
 constexpr int64_t kMinTiles = 32, kMinChannels = 16;

@@ -13,6 +13,10 @@ import json
 import os
 import re
 
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
 from common import check, main
 
 TINY = ["--beam", "1", "--timeout-ms", "50"]
@@ -152,6 +156,51 @@ def cold_budget(env):
     check("PASS" in stdout and "FAIL" not in stdout, stdout)
 
 
+def kernels_with_entries(stderr):
+    """(found, distinct) from compile -v's "tuning db: N of M distinct
+    kernels have entries"."""
+    match = re.search(r"tuning db: (\d+) of (\d+) distinct kernels have "
+                      r"entries", stderr)
+    check(match, "no tuning db line:\n" + stderr)
+    return int(match.group(1)), int(match.group(2))
+
+
+def options(env):
+    """--winograd (and --image-loop) reach the search: a database tuned
+    with --winograd never is complete for a compile with --winograd never,
+    while the default compile's Winograd kernels find no entries (only the
+    padded input's copy, which both have, does)."""
+    rng = np.random.default_rng(3)
+    w = (rng.standard_normal((16, 16, 3, 3)) / 10).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                          pads=[1, 1, 1, 1])],
+        "conv16",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       [1, 16, 12, 12])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       [1, 16, 12, 12])],
+        [numpy_helper.from_array(w, "w")])
+    model = env.path("conv16.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 17)]), model)
+    db = env.path("direct.json")
+    env.tgc_cmd("tune", model, "-o", db, "--winograd", "never",
+                "--image-loop", "never", *TINY)
+    _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("direct"),
+                               "--winograd", "never", "--image-loop",
+                               "never", "--tuning-db", db, "-v")
+    found, distinct = kernels_with_entries(stderr)
+    check(found == distinct, "a compile with the tuned options misses "
+          "entries:\n" + stderr)
+    _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("winograd"),
+                               "--tuning-db", db, "-v")
+    found, distinct = kernels_with_entries(stderr)
+    check(found < distinct, "Winograd's kernels found direct entries:\n" +
+          stderr)
+    env.check_no_scratch_left()
+
+
 def bad_db(env):
     """A file that is not a database, and an entry edited by hand."""
     not_db = env.path("not_db.json")
@@ -197,4 +246,4 @@ def bad_db(env):
 
 if __name__ == "__main__":
     main({"db_compile": db_compile, "cold_budget": cold_budget,
-          "bad_db": bad_db})
+          "options": options, "bad_db": bad_db})

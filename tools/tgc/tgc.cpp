@@ -243,6 +243,8 @@ void addTune(CLI::App &app, Arguments &args) {
                 "the run before)");
   cmd->add_option("--cpu", args.tune.cpu,
                   "CPU the C is tuned for (default: this host)");
+  addImageLoop(cmd, args.tune.imageLoop);
+  addWinograd(cmd, args.tune.winograd);
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print every round and each dropped candidate");
 }
