@@ -1,8 +1,9 @@
 //===- RuntimePoolTest.cpp - tests for lib/Runtime/tgc_pool.c --*- C++ -*-===//
 //
 // The thread pool that packages ship: every task runs exactly once, on
-// more than one thread when there are several, and the hook works the same
-// with no pool, no workers, or no tasks.
+// more than one thread when there are several, each thread on its own
+// block of the tasks, and the hook works the same with no pool, no
+// workers, or no tasks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,5 +131,60 @@ TEST_CASE("tgc_pool runs jobs back to back and after its workers sleep",
     workerWoke = counts.threads.size() == 2;
   }
   CHECK(workerWoke);
+  tgc_pool_destroy(pool);
+}
+
+namespace {
+
+/// Which thread ran each task, and each thread's tasks in the order it ran
+/// them.
+struct Placement {
+  std::mutex lock;
+  std::vector<std::thread::id> threadOf;
+  std::vector<std::pair<std::thread::id, ptrdiff_t>> order;
+  explicit Placement(size_t n) : threadOf(n) {}
+};
+
+void placeTask(void *args, ptrdiff_t task) {
+  auto *placement = static_cast<Placement *>(args);
+  std::this_thread::sleep_for(std::chrono::microseconds(300));
+  std::lock_guard<std::mutex> guard(placement->lock);
+  placement->threadOf[task] = std::this_thread::get_id();
+  placement->order.emplace_back(std::this_thread::get_id(), task);
+}
+
+} // namespace
+
+// Each thread owns the same contiguous block of every job and runs it from
+// the front; a thread done with its own takes from the back of another's.
+// So the caller always runs task 0, and a worker's tasks start at the front
+// of its block and are consecutive: two kernels split alike read on each
+// core what it wrote.
+TEST_CASE("tgc_pool gives each thread a contiguous block of the tasks",
+          "[runtime]") {
+  tgc_pool *pool = tgc_pool_create(2);
+  REQUIRE(pool);
+  bool workerRan = false;
+  for (int job = 0; job < 20; ++job) {
+    const ptrdiff_t count = 8, half = count / 2;
+    Placement placement(count);
+    tgc_pool_parallel_for(pool, count, placeTask, &placement);
+    REQUIRE(placement.order.size() == size_t(count));
+    std::thread::id caller = std::this_thread::get_id();
+    CHECK(placement.threadOf[0] == caller);
+    // The caller's first half, in order, before anything it takes back.
+    std::vector<ptrdiff_t> callerTasks, workerTasks;
+    for (auto &[thread, task] : placement.order)
+      (thread == caller ? callerTasks : workerTasks).push_back(task);
+    for (ptrdiff_t i = 0; i < half; ++i)
+      CHECK(callerTasks[i] == i);
+    // What the caller took from the worker's block came off its back.
+    for (size_t i = half; i < callerTasks.size(); ++i)
+      CHECK(callerTasks[i] == count - 1 - ptrdiff_t(i - half));
+    for (size_t i = 0; i < workerTasks.size(); ++i)
+      CHECK(workerTasks[i] == half + ptrdiff_t(i));
+    workerRan = workerRan || !workerTasks.empty();
+  }
+  CHECK(workerRan);
   tgc_pool_destroy(pool);
 }
