@@ -483,7 +483,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   return when all are done: `tgc_pool_parallel_for` with a pool from
   `tgc_pool_create(threads)` (tgc_pool.h), or the product's own. Neither
   keeps state between calls: several threads may run a model at once, each
-  with its own arena.
+  with its own arena. The pool gives each thread the same block of every
+  kernel's tasks, and a thread done with its own takes from the back of
+  another's: kernels split alike read on each core what it wrote.
 - Batches: a graph that never mixes its images (convolutions, pools,
   normalizations in inference, Gemm over batched rows) is compiled for one
   image and the run function loops over them (`tgc-image-loop`), so each
