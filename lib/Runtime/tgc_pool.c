@@ -13,8 +13,8 @@
  * each core what that core wrote: handing out tasks in order to whoever
  * asks first interleaved them between the cores, and on a virtual machine
  * every cache line then crossed between them (MobileNetV2's pad copies
- * took 3 to 5 times as long on 2 threads as on 1). Taking from the back
- * still balances a late or slow thread's share.
+ * cost 2 to 5.6 times the CPU time on 2 threads that they cost on 1).
+ * Taking from the back still balances a late or slow thread's share.
  *
  * A thread that runs out of work polls for a while before it sleeps: a
  * worker for the next job, the caller for the last running task to end.
