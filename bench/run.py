@@ -4,7 +4,7 @@ docs/performance.md.
 
     /usr/bin/python3 bench/run.py [--build build] [--rounds 3] [--threads 1,2]
                                   [--out docs/performance.md] [--quick]
-                                  [--tune]
+                                  [--tune] [--models ResNet-18,...]
 
 One command does it all: installs onnxruntime-node (npm, --ignore-scripts)
 into BUILD/bench/ort, exports ResNet-18, MobileNetV2 (torchvision, random
@@ -17,9 +17,20 @@ by tens of percent; only the ratios within one run are evidence, and the
 table keeps, per engine, the best median over the rounds.
 
 With --tune, each model is first tuned at batch 1 (`tgc tune --beam 2`, on
-one thread, into BUILD/bench/tuning/; a database already there is reused
-and only kernels it lacks are searched) and the tuned package is timed
-next to the heuristic's in every round (column "tgc tuned").
+one thread, into BUILD/bench/tuning/; a database left by an earlier run
+is deleted first, so the time reported is a whole search's) and the tuned
+package is timed next to the heuristic's in every round (column "tgc
+tuned"). --models times only the models named (and the matmul only if
+"matmul" is named).
+
+Before ResNet-18 in every round, bench/core_probe.c measures what the
+machine gives a second thread: how much slower one CPU reads a buffer the
+other CPU wrote than one it wrote itself (what a kernel split over two
+threads pays for the part of its input the other thread produced), and how
+many times one CPU's arithmetic two CPUs do at once. On a virtual machine
+both move with the host (1.2x and 3.6x for the read within an hour on one
+machine; 1.25x to 2.0x for the arithmetic), and the 2-thread times with
+them, so the report gives them per round beside the thread scaling.
 
 Needs /usr/bin/python3 with numpy, onnx, torch and torchvision (Debian
 python3-*), node and npm, and for PyTorch and the matmul peak OpenBLAS
@@ -154,11 +165,22 @@ def main():
     parser.add_argument("--tune", action="store_true",
                         help="BEAM-tune every model at batch 1 first and "
                              "time the tuned packages too")
+    parser.add_argument("--models", default="",
+                        help="comma-separated names (as in the table, or "
+                             "matmul) to time only those")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     tgc = os.path.join(build, "bin", "tgc")
     threads = [int(t) for t in args.threads.split(",")]
     scale = 3 if args.quick else 1
+    chosen = [m for m in args.models.split(",") if m]
+    known = [name for name, *_ in BUNDLED + EXPORTED] + ["matmul"]
+    for name in chosen:
+        if name not in known:
+            parser.error("--models: no model %r (known: %s)" % (
+                name, ", ".join(known)))
+    wanted = lambda name: not chosen or name in chosen
+    probe = build_core_probe(build)
 
     node_path, ort_version = install_ort(build)
     models_dir = os.path.join(build, "bench", "models")
@@ -175,10 +197,14 @@ def main():
 
     entries = []  # (name, path, batch, shape, iterations, torch name)
     for name, rel, shapes, runs in BUNDLED:
+        if not wanted(name):
+            continue
         for batch, shape in shapes.items():
             entries.append((name, os.path.join(ROOT, rel), batch, shape,
                             runs[batch], None))
     for name, stem, shapes, runs in EXPORTED:
+        if not wanted(name):
+            continue
         for batch, shape in shapes.items():
             entries.append((name, os.path.join(models_dir, stem + ".onnx"),
                             batch, shape, runs[batch], stem))
@@ -211,8 +237,11 @@ def main():
     results = {}
     mins = {}
     blas_check = None
+    cross_core = []  # per round: the probe's ratio, or None
     for round_index in range(args.rounds):
         for name, path, batch, shape, runs, torch_name in entries:
+            if name == "ResNet-18" and batch == 1:
+                cross_core.append(run_core_probe(probe))
             runs = max(3, runs // scale)
             shape_text = "x".join(map(str, shape))
             npy = input_file(inputs_dir, path, shape)
@@ -248,6 +277,8 @@ def main():
                         result["median_ms"])
                     mins[key + (engine,)] = min(
                         mins.get(key + (engine,), math.inf), result["min_ms"])
+        if not wanted("matmul"):
+            continue
         # The matmul peak: tgc on the 1024^3 matmul against OpenBLAS.
         matmul = os.path.join(models_dir, "matmul1024.onnx")
         npy = os.path.join(inputs_dir, "matmul1024.npy")
@@ -271,7 +302,39 @@ def main():
                     ["ms"])
 
     write_report(args, results, mins, threads, ort_version, openblas,
-                 blas_check, tune_seconds)
+                 blas_check, tune_seconds, cross_core)
+
+
+def build_core_probe(build):
+    """BUILD/bench/core_probe, compiled from bench/core_probe.c; None where
+    there are fewer than 2 CPUs or it does not build."""
+    if (os.cpu_count() or 1) < 2:
+        return None
+    binary = os.path.join(build, "bench", "core_probe")
+    os.makedirs(os.path.dirname(binary), exist_ok=True)
+    result = subprocess.run(
+        ["cc", "-O3", "-march=native", "-pthread",
+         os.path.join(ROOT, "bench", "core_probe.c"), "-o", binary],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        universal_newlines=True)
+    if result.returncode != 0:
+        log("bench/core_probe.c did not build; no cross-core figures:\n" +
+            result.stdout)
+        return None
+    return binary
+
+
+def run_core_probe(probe):
+    """bench/core_probe.c's figures (ratio: how many times as long a read of
+    data the other CPU wrote takes; compute_scaling: two CPUs' arithmetic
+    against one's), or None without the probe."""
+    if not probe:
+        return None
+    try:
+        return run_json([probe])
+    except RuntimeError as error:
+        log(str(error))
+        return None
 
 
 def stem_of(path):
@@ -301,7 +364,7 @@ def paired_ratio(results, slower, faster):
 
 
 def write_report(args, results, mins, threads, ort_version, openblas,
-                 blas_check, tune_seconds):
+                 blas_check, tune_seconds, cross_core):
     best = {key: min(values) for key, values in results.items()}
     lines = []
     add = lines.append
@@ -310,7 +373,8 @@ def write_report(args, results, mins, threads, ort_version, openblas,
     add("Generated by `/usr/bin/python3 bench/run.py%s` on %s (%s, %d "
         "CPUs) on %s; rounds: %d. Do not edit by hand: run it again." % (
             (" --quick" if args.quick else "") +
-            (" --tune" if args.tune else ""),
+            (" --tune" if args.tune else "") +
+            (" --models " + args.models if args.models else ""),
             platform.node() or "this machine", cpu_model(), os.cpu_count(),
             datetime.date.today().isoformat(), args.rounds))
     add("")
@@ -348,14 +412,19 @@ def write_report(args, results, mins, threads, ort_version, openblas,
     add("## Goals")
     add("")
     for t in threads:
+        measured = [n for n in GOAL_MODELS if (n, 1, t, "tgc") in best]
+        if not measured:
+            continue
         ratios = [best[(n, 1, t, "tgc")] / best[(n, 1, t, "ort")]
-                  for n in GOAL_MODELS if (n, 1, t, "tgc") in best]
-        worst = max((best[(n, 1, t, "tgc")] / best[(n, 1, t, "ort")], n)
-                    for n in GOAL_MODELS if (n, 1, t, "tgc") in best)
+                  for n in measured]
+        worst = max(zip(ratios, measured))
         add("- %d thread%s: geometric mean of tgc / ONNX Runtime over %s at "
-            "batch 1: **%.2f** (goal <= 1.0); worst: %s at %.2f (goal <= 1.5)."
-            % (t, "" if t == 1 else "s", ", ".join(GOAL_MODELS),
-               geomean(ratios), worst[1], worst[0]))
+            "batch 1: **%.2f** (goal <= 1.0%s); worst: %s at %.2f (goal <= "
+            "1.5)." % (t, "" if t == 1 else "s", ", ".join(measured),
+                       geomean(ratios),
+                       "" if measured == GOAL_MODELS else
+                       ", stated over " + ", ".join(GOAL_MODELS),
+                       worst[1], worst[0]))
     if 1 in threads and 2 in threads and ("ResNet-18", 1, 1, "tgc") in best:
         one, two = ("ResNet-18", 1, 1), ("ResNet-18", 1, 2)
         add("- ResNet-18 batch 1, tgc on 2 threads against 1: **%.2fx** "
@@ -365,6 +434,23 @@ def write_report(args, results, mins, threads, ort_version, openblas,
                 mins[one + ("tgc",)] / mins[two + ("tgc",)],
                 paired_ratio(results, one + ("ort",), two + ("ort",)),
                 mins[one + ("ort",)] / mins[two + ("ort",)]))
+        if any(cross_core):
+            rounds = zip(results[one + ("tgc",)], results[two + ("tgc",)],
+                         results[one + ("ort",)], results[two + ("ort",)],
+                         cross_core)
+            add("  Per round, tgc's and ONNX Runtime's 2-thread speedup, "
+                "then what the machine gave a second thread just before "
+                "(bench/core_probe.c): how many times as long one CPU took "
+                "to read 256 KiB the other CPU wrote as 256 KiB it wrote "
+                "itself, and how many times one CPU's multiply-adds the two "
+                "ran at once (2.0: the second vCPU had a core to itself): "
+                "%s." % "; ".join(
+                    "%.2fx / %.2fx, %s" % (
+                        t1 / t2, o1 / o2,
+                        "read %.1fx, compute %.2fx" % (
+                            probe["ratio"], probe["compute_scaling"])
+                        if probe else "no probe")
+                    for t1, t2, o1, o2, probe in rounds))
     if tuned:
         for t in threads:
             names = [n for n in ORDER if (n, 1, t, "tuned") in best]
