@@ -1,13 +1,14 @@
-/* core_probe.c: what one CPU pays to read data the other CPU wrote.
+/* core_probe.c: what the machine gives a second thread.
  *
  * A model split over two threads reads, in each kernel, part of what the
- * other thread wrote in the one before. How much that costs is a property
- * of the machine, not of the engine: on the virtual machines the benchmarks
- * run on, the same pair of vCPUs read a 256 KiB buffer written by the other
- * one 1.2 times as slowly as one they wrote themselves at one hour and 3.6
- * times at another (the host moves the vCPUs between cores that share a
- * cache and cores that do not), and ResNet-18's 2-thread time moved with
- * it. bench/run.py prints this next to its thread-scaling figures.
+ * other thread wrote in the one before. What each such read costs is set
+ * by the machine (how much an engine reads across is set by the engine):
+ * on the virtual machine the benchmarks ran on, the same pair of vCPUs
+ * read a 256 KiB buffer written by the other one 1.2 times as slowly as
+ * one they wrote themselves at one time and 3.3 to 3.8 times within half
+ * an hour before and after, and tgc's 2-thread time for ResNet-18 moved
+ * with it. bench/run.py
+ * prints this next to its thread-scaling figures.
  *
  * The other thing a second thread needs is a CPU of its own: where the
  * host gives the second vCPU's core to another guest for part of the
@@ -35,8 +36,8 @@
 
 enum { kWords = 256 * 1024 / 4, kRounds = 200 };
 
-/* Integers: their sum vectorizes (a float sum would be one chain of adds,
-   as slow as the slowest memory). */
+/* Integers: their sum vectorizes. A float sum would be one chain of
+   dependent adds, slower than either read and so blind to the difference. */
 static unsigned buffer[kWords] __attribute__((aligned(64)));
 /* Whose turn: 0 the reader writes or reads, 1 the other thread writes. */
 static volatile int turn;

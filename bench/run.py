@@ -237,7 +237,7 @@ def main():
     results = {}
     mins = {}
     blas_check = None
-    cross_core = []  # per round: the probe's ratio, or None
+    cross_core = []  # per round: core_probe's figures, or None
     for round_index in range(args.rounds):
         for name, path, batch, shape, runs, torch_name in entries:
             if name == "ResNet-18" and batch == 1:
