@@ -134,6 +134,18 @@ TEST_CASE("tgc_pool runs jobs back to back and after its workers sleep",
   tgc_pool_destroy(pool);
 }
 
+// A block counts its tasks in 16 bits: a longer job runs as several.
+TEST_CASE("tgc_pool runs a job of more tasks than a block holds",
+          "[runtime]") {
+  tgc_pool *pool = tgc_pool_create(2);
+  REQUIRE(pool);
+  const ptrdiff_t count = 3 * 65535 + 7;
+  Counts counts(count);
+  tgc_pool_parallel_for(pool, count, countQuickTask, &counts);
+  CHECK(allOnce(counts));
+  tgc_pool_destroy(pool);
+}
+
 namespace {
 
 /// Which thread ran each task, and each thread's tasks in the order it ran
@@ -157,32 +169,37 @@ void placeTask(void *args, ptrdiff_t task) {
 
 // Each thread owns the same contiguous block of every job and runs it from
 // the front; a thread done with its own takes from the back of another's.
-// So the caller always runs task 0, and a worker's tasks start at the front
-// of its block and are consecutive: two kernels split alike read on each
-// core what it wrote.
+// So the caller always runs task 0, and each thread's tasks are a run from
+// the front of its block, in order, then a run down from the back of the
+// other's (either thread may be the one that finishes first): two kernels
+// split alike read on each core what it wrote.
 TEST_CASE("tgc_pool gives each thread a contiguous block of the tasks",
           "[runtime]") {
   tgc_pool *pool = tgc_pool_create(2);
   REQUIRE(pool);
   bool workerRan = false;
+  const ptrdiff_t count = 8, half = count / 2;
+  auto checkOrder = [](const std::vector<ptrdiff_t> &tasks, ptrdiff_t begin,
+                       ptrdiff_t end, ptrdiff_t otherEnd) {
+    size_t own = 0;
+    while (own < tasks.size() && tasks[own] >= begin && tasks[own] < end)
+      ++own;
+    for (size_t i = 0; i < own; ++i)
+      CHECK(tasks[i] == begin + ptrdiff_t(i));
+    for (size_t i = own; i < tasks.size(); ++i)
+      CHECK(tasks[i] == otherEnd - 1 - ptrdiff_t(i - own));
+  };
   for (int job = 0; job < 20; ++job) {
-    const ptrdiff_t count = 8, half = count / 2;
     Placement placement(count);
     tgc_pool_parallel_for(pool, count, placeTask, &placement);
     REQUIRE(placement.order.size() == size_t(count));
     std::thread::id caller = std::this_thread::get_id();
     CHECK(placement.threadOf[0] == caller);
-    // The caller's first half, in order, before anything it takes back.
     std::vector<ptrdiff_t> callerTasks, workerTasks;
     for (auto &[thread, task] : placement.order)
       (thread == caller ? callerTasks : workerTasks).push_back(task);
-    for (ptrdiff_t i = 0; i < half; ++i)
-      CHECK(callerTasks[i] == i);
-    // What the caller took from the worker's block came off its back.
-    for (size_t i = half; i < callerTasks.size(); ++i)
-      CHECK(callerTasks[i] == count - 1 - ptrdiff_t(i - half));
-    for (size_t i = 0; i < workerTasks.size(); ++i)
-      CHECK(workerTasks[i] == half + ptrdiff_t(i));
+    checkOrder(callerTasks, 0, half, count);
+    checkOrder(workerTasks, half, count, half);
     workerRan = workerRan || !workerTasks.empty();
   }
   CHECK(workerRan);
