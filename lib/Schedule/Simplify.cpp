@@ -8,6 +8,7 @@
 
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -75,6 +76,111 @@ struct ElementwiseBeforeView : RewritePattern {
     state.addAttributes(op->getAttrs());
     Value small = rewriter.create(state)->getResult(0);
     rewriter.replaceOpWithNewOp<ViewOp>(op, resultType, small);
+    return success();
+  }
+};
+
+/// True if computing `value` would pull a reduce into the kernel that reads
+/// it: one on the way back to realized values that no other op reads. The
+/// way stops at constants and contiguous values, and at values read twice
+/// or more: with a reduce in them, tgc-schedule realizes them (its rule 2);
+/// without, there is none behind them to find.
+bool pullsInReduce(Value value) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work{value};
+  while (!work.empty()) {
+    Value next = work.pop_back_val();
+    Operation *op = next.getDefiningOp();
+    if (!op || isa<ConstOp, ContiguousOp>(op) ||
+        !next.hasOneUse() || !seen.insert(op).second)
+      continue;
+    if (isa<ReduceAxisOp>(op))
+      return true;
+    llvm::append_range(work, op->getOperands());
+  }
+  return false;
+}
+
+/// True if `value`, or a view of it, is returned.
+bool isModelOutput(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return isa<func::ReturnOp>(user) ||
+           (isa<ReshapeOp, PermuteOp, ExpandOp, PadOp, ShrinkOp, FlipOp>(user) &&
+            isModelOutput(user->getResult(0)));
+  });
+}
+
+// f(contiguous(x), y) => contiguous(f(x, y)), also through a reshape of the
+// contiguous value (then y is reshaped the other way): the elementwise ops
+// that follow a realized value run in the kernel that computes it, not in
+// one of their own that reads it back. A Winograd convolution's output
+// transform, realized in tile order, thus adds the bias and the residual
+// and applies the Relu before it stores. Only when nothing else reads the
+// contiguous value, and no y brings a reduce into that kernel, whose loops
+// were chosen for x.
+struct ElementwiseIntoContiguous : RewritePattern {
+  ElementwiseIntoContiguous(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isGraphElementwise(op) || isa<BitcastOp>(op) ||
+        op->getNumResults() != 1)
+      return failure();
+    // A model output is written in its own shape: a view of the contiguous
+    // value would be copied into it by another kernel.
+    if (isModelOutput(op->getResult(0)))
+      return rewriter.notifyMatchFailure(op, "a model output");
+    ContiguousOp contiguous;
+    ReshapeOp reshape;
+    unsigned position = 0;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      auto view = value.getDefiningOp<ReshapeOp>();
+      if (view) {
+        if (!view->hasOneUse())
+          continue;
+        value = view.getSrc();
+      }
+      auto candidate = value.getDefiningOp<ContiguousOp>();
+      if (candidate && candidate->hasOneUse()) {
+        contiguous = candidate;
+        reshape = view;
+        position = operand.getOperandNumber();
+        break;
+      }
+    }
+    if (!contiguous)
+      return rewriter.notifyMatchFailure(op, "no contiguous operand");
+    auto inner = cast<RankedTensorType>(contiguous.getType());
+    SmallVector<Value> operands;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      Type element = getElementTypeOrSelf(value.getType());
+      if (operand.getOperandNumber() == position) {
+        operands.push_back(contiguous.getSrc());
+      } else if (Attribute splat = splatOf(value)) {
+        operands.push_back(rewriter.create<ConstOp>(
+            op->getLoc(), DenseElementsAttr::get(inner.clone(element), splat)));
+      } else if (pullsInReduce(value)) {
+        return rewriter.notifyMatchFailure(op, "an operand holds a reduce");
+      } else {
+        operands.push_back(reshape ? rewriter.create<ReshapeOp>(
+                                         op->getLoc(), inner.clone(element),
+                                         value)
+                                   : value);
+      }
+    }
+    Type resultType = op->getResult(0).getType();
+    OperationState state(op->getLoc(), op->getName());
+    state.addOperands(operands);
+    state.addTypes(inner.clone(getElementTypeOrSelf(resultType)));
+    state.addAttributes(op->getAttrs());
+    Value fused = rewriter.create<ContiguousOp>(
+        op->getLoc(), rewriter.create(state)->getResult(0));
+    if (reshape)
+      fused = rewriter.create<ReshapeOp>(op->getLoc(), resultType, fused);
+    rewriter.replaceOp(op, fused);
     return success();
   }
 };
@@ -260,7 +366,8 @@ struct Simplify : impl::TgcSimplifyBase<Simplify> {
                  FoldConstantView<ExpandOp>, FoldConstantView<PadOp>,
                  FoldConstantView<ShrinkOp>, FoldConstantView<FlipOp>,
                  FoldConstantReduce, ElementwiseBeforeView<ExpandOp>,
-                 ElementwiseBeforeView<ReshapeOp>>(&getContext());
+                 ElementwiseBeforeView<ReshapeOp>, ElementwiseIntoContiguous>(
+        &getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -183,6 +183,53 @@ func.func @identity_permute(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   return %1 : tensor<2x3xf32>
 }
 
+// f(reshape(contiguous(x)), y) => reshape(contiguous(f(x, reshape(y)))):
+// the ops after a realized value run in the kernel that computes it.
+// CHECK-LABEL: func @elementwise_into_contiguous(
+//  CHECK-SAME:     %[[X:.*]]: tensor<2x8xf32>, %[[Y:.*]]: tensor<4x4xf32>)
+//   CHECK-DAG:   %[[Z:.*]] = tgc.const dense<0.000000e+00> : tensor<2x8xf32>
+//   CHECK-DAG:   %[[E:.*]] = tgc.exp2 %[[X]]
+//   CHECK-DAG:   %[[R:.*]] = tgc.reshape %[[Y]] : tensor<4x4xf32> -> tensor<2x8xf32>
+//       CHECK:   %[[A:.*]] = tgc.add %[[E]], %[[R]] : tensor<2x8xf32>
+//       CHECK:   %[[M:.*]] = tgc.max %[[A]], %[[Z]] : tensor<2x8xf32>
+//       CHECK:   %[[C:.*]] = tgc.contiguous %[[M]] : tensor<2x8xf32>
+//       CHECK:   %[[V:.*]] = tgc.reshape %[[C]] : tensor<2x8xf32> -> tensor<4x4xf32>
+//       CHECK:   tgc.reduce_axis add %[[V]]
+func.func @elementwise_into_contiguous(%x: tensor<2x8xf32>, %y: tensor<4x4xf32>) -> tensor<4x1xf32> {
+  %e = tgc.exp2 %x : tensor<2x8xf32>
+  %c = tgc.contiguous %e : tensor<2x8xf32>
+  %r = tgc.reshape %c : tensor<2x8xf32> -> tensor<4x4xf32>
+  %a = tgc.add %r, %y : tensor<4x4xf32>
+  %zero = tgc.const dense<0.0> : tensor<4x4xf32>
+  %m = tgc.max %a, %zero : tensor<4x4xf32>
+  %s = tgc.reduce_axis add %m [1] : tensor<4x4xf32> -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
+}
+
+// The ops stay after the contiguous value when something else reads it,
+// when another operand would bring a reduce into its kernel, and when they
+// make a model output (a view of the contiguous value would be copied).
+// CHECK-LABEL: func @not_elementwise_into_contiguous(
+//       CHECK:   %[[C:.*]] = tgc.contiguous
+//       CHECK:   tgc.add %[[C]]
+//       CHECK:   %[[D:.*]] = tgc.contiguous
+//       CHECK:   tgc.add %[[D]]
+//       CHECK:   %[[F:.*]] = tgc.contiguous
+//       CHECK:   tgc.neg %[[F]]
+func.func @not_elementwise_into_contiguous(%x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4x3xf32>) -> (tensor<1xf32>, tensor<4xf32>, tensor<1xf32>, tensor<4xf32>) {
+  %c = tgc.contiguous %x : tensor<4xf32>
+  %a = tgc.add %c, %y : tensor<4xf32>
+  %s = tgc.reduce_axis add %a [0] : tensor<4xf32> -> tensor<1xf32>
+  %d = tgc.contiguous %y : tensor<4xf32>
+  %r = tgc.reduce_axis add %z [1] : tensor<4x3xf32> -> tensor<4x1xf32>
+  %r1 = tgc.reshape %r : tensor<4x1xf32> -> tensor<4xf32>
+  %b = tgc.add %d, %r1 : tensor<4xf32>
+  %t = tgc.reduce_axis add %b [0] : tensor<4xf32> -> tensor<1xf32>
+  %f = tgc.contiguous %x : tensor<4xf32>
+  %n = tgc.neg %f : tensor<4xf32>
+  return %s, %c, %t, %n : tensor<1xf32>, tensor<4xf32>, tensor<1xf32>, tensor<4xf32>
+}
+
 {-#
   dialect_resources: {
     builtin: {
