@@ -53,6 +53,10 @@ bool mlir::tgc::isGraphElementwise(Operation *op) {
              PowOp, WhereOp, MulaccOp>(op);
 }
 
+bool mlir::tgc::isGraphMovement(Operation *op) {
+  return isa<ReshapeOp, PermuteOp, ExpandOp, PadOp, ShrinkOp, FlipOp>(op);
+}
+
 static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }

@@ -40,6 +40,10 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 /// result of that shape.
 bool isGraphElementwise(Operation *op);
 
+/// Movement ops of the tensor graph (views: reshape, permute, expand, pad,
+/// shrink, flip).
+bool isGraphMovement(Operation *op);
+
 } // namespace mlir::tgc
 
 #endif // TGC_IR_TGCOPS_H

@@ -36,10 +36,6 @@ namespace {
 
 constexpr int64_t kReduceCost = int64_t(1) << 40;
 
-bool isMovement(Operation *op) {
-  return isa<ReshapeOp, PermuteOp, ExpandOp, PadOp, ShrinkOp, FlipOp>(op);
-}
-
 /// True for constants that stay in memory (weights); splats are inlined.
 bool isWeight(Value value) {
   auto constant = value.getDefiningOp<ConstOp>();
@@ -62,7 +58,7 @@ int64_t opCost(Operation *op) {
       padded += low || high;
     return 3 * padded + 1;
   }
-  if (isMovement(op) || isa<ConstOp, BitcastOp, ContiguousOp>(op))
+  if (isGraphMovement(op) || isa<ConstOp, BitcastOp, ContiguousOp>(op))
     return 0;
   if (isa<Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, FdivOp, PowOp, IdivOp,
           ModOp>(op))
@@ -188,7 +184,7 @@ SmallVector<Operation *> Scheduler::consumers(Value value) {
   while (!work.empty()) {
     Value v = work.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (isMovement(user) && !realized.contains(user->getResult(0)))
+      if (isGraphMovement(user) && !realized.contains(user->getResult(0)))
         work.push_back(user->getResult(0));
       else
         result.push_back(user);
@@ -201,7 +197,7 @@ SmallVector<Operation *> Scheduler::consumers(Value value) {
 /// the masks of a pad are work that a broadcast would repeat.
 Value Scheduler::peelMovement(Value value) {
   while (!isBuffer(value) && value.getDefiningOp() &&
-         isMovement(value.getDefiningOp()) && !value.getDefiningOp<PadOp>())
+         isGraphMovement(value.getDefiningOp()) && !value.getDefiningOp<PadOp>())
     value = value.getDefiningOp()->getOperand(0);
   return value;
 }
@@ -243,7 +239,7 @@ bool Scheduler::broadcastIsRecomputed(ExpandOp expand) {
       }
       if (isa<func::ReturnOp>(user))
         continue;
-      if (isMovement(user)) {
+      if (isGraphMovement(user)) {
         auto mapped = mapAxes(user, broadcast);
         if (!mapped)
           return true;
@@ -267,7 +263,7 @@ bool Scheduler::realizeOnce() {
     changed = true;
   };
   for (Operation &op : func.getBody().front()) {
-    if (op.getNumResults() != 1 || isMovement(&op) || isa<ConstOp>(op))
+    if (op.getNumResults() != 1 || isGraphMovement(&op) || isa<ConstOp>(op))
       continue;
     Value value = op.getResult(0);
     if (isBuffer(value))

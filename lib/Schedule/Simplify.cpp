@@ -33,6 +33,25 @@ Attribute splatOf(Value value) {
                                   : Attribute();
 }
 
+/// The splat constant `operand` as a constant of `shape`'s dims.
+Value splatOfShape(PatternRewriter &rewriter, Location loc,
+                   RankedTensorType shape, Value operand) {
+  auto type = shape.clone(getElementTypeOrSelf(operand.getType()));
+  return rewriter.create<ConstOp>(loc,
+                                  DenseElementsAttr::get(type, splatOf(operand)));
+}
+
+/// `op` again on `operands`, its result of `shape`'s dims.
+Value cloneElementwise(PatternRewriter &rewriter, Operation *op,
+                       ValueRange operands, RankedTensorType shape) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(operands);
+  state.addTypes(
+      shape.clone(getElementTypeOrSelf(op->getResult(0).getType())));
+  state.addAttributes(op->getAttrs());
+  return rewriter.create(state)->getResult(0);
+}
+
 // f(view(a), view(b), splat) => view(f(a, b, splat)) when a and b have the
 // same shape, for view = expand or reshape: elementwise work moves before
 // broadcasts, where there is less of it (and constants fold while small).
@@ -65,17 +84,10 @@ struct ElementwiseBeforeView : RewritePattern {
         operands.push_back(view.getSrc());
         continue;
       }
-      auto type = srcShape.clone(getElementTypeOrSelf(operand.getType()));
-      operands.push_back(rewriter.create<ConstOp>(
-          op->getLoc(), DenseElementsAttr::get(type, splatOf(operand))));
+      operands.push_back(splatOfShape(rewriter, op->getLoc(), srcShape, operand));
     }
-    Type resultType = op->getResult(0).getType();
-    OperationState state(op->getLoc(), op->getName());
-    state.addOperands(operands);
-    state.addTypes(srcShape.clone(getElementTypeOrSelf(resultType)));
-    state.addAttributes(op->getAttrs());
-    Value small = rewriter.create(state)->getResult(0);
-    rewriter.replaceOpWithNewOp<ViewOp>(op, resultType, small);
+    Value small = cloneElementwise(rewriter, op, operands, srcShape);
+    rewriter.replaceOpWithNewOp<ViewOp>(op, op->getResult(0).getType(), small);
     return success();
   }
 };
@@ -105,8 +117,7 @@ bool pullsInReduce(Value value) {
 bool isModelOutput(Value value) {
   return llvm::any_of(value.getUsers(), [](Operation *user) {
     return isa<func::ReturnOp>(user) ||
-           (isa<ReshapeOp, PermuteOp, ExpandOp, PadOp, ShrinkOp, FlipOp>(user) &&
-            isModelOutput(user->getResult(0)));
+           (isGraphMovement(user) && isModelOutput(user->getResult(0)));
   });
 }
 
@@ -127,10 +138,6 @@ struct ElementwiseIntoContiguous : RewritePattern {
     if (!isGraphElementwise(op) || isa<BitcastOp>(op) ||
         op->getNumResults() != 1)
       return failure();
-    // A model output is written in its own shape: a view of the contiguous
-    // value would be copied into it by another kernel.
-    if (isModelOutput(op->getResult(0)))
-      return rewriter.notifyMatchFailure(op, "a model output");
     ContiguousOp contiguous;
     ReshapeOp reshape;
     unsigned position = 0;
@@ -152,34 +159,33 @@ struct ElementwiseIntoContiguous : RewritePattern {
     }
     if (!contiguous)
       return rewriter.notifyMatchFailure(op, "no contiguous operand");
+    // A model output is written in its own shape: a view of the contiguous
+    // value would be copied into it by another kernel.
+    if (isModelOutput(op->getResult(0)))
+      return rewriter.notifyMatchFailure(op, "a model output");
     auto inner = cast<RankedTensorType>(contiguous.getType());
     SmallVector<Value> operands;
     for (OpOperand &operand : op->getOpOperands()) {
       Value value = operand.get();
-      Type element = getElementTypeOrSelf(value.getType());
       if (operand.getOperandNumber() == position) {
         operands.push_back(contiguous.getSrc());
-      } else if (Attribute splat = splatOf(value)) {
-        operands.push_back(rewriter.create<ConstOp>(
-            op->getLoc(), DenseElementsAttr::get(inner.clone(element), splat)));
+      } else if (splatOf(value)) {
+        operands.push_back(splatOfShape(rewriter, op->getLoc(), inner, value));
       } else if (pullsInReduce(value)) {
         return rewriter.notifyMatchFailure(op, "an operand holds a reduce");
       } else {
+        Type element = getElementTypeOrSelf(value.getType());
         operands.push_back(reshape ? rewriter.create<ReshapeOp>(
                                          op->getLoc(), inner.clone(element),
                                          value)
                                    : value);
       }
     }
-    Type resultType = op->getResult(0).getType();
-    OperationState state(op->getLoc(), op->getName());
-    state.addOperands(operands);
-    state.addTypes(inner.clone(getElementTypeOrSelf(resultType)));
-    state.addAttributes(op->getAttrs());
     Value fused = rewriter.create<ContiguousOp>(
-        op->getLoc(), rewriter.create(state)->getResult(0));
+        op->getLoc(), cloneElementwise(rewriter, op, operands, inner));
     if (reshape)
-      fused = rewriter.create<ReshapeOp>(op->getLoc(), resultType, fused);
+      fused = rewriter.create<ReshapeOp>(op->getLoc(),
+                                         op->getResult(0).getType(), fused);
     rewriter.replaceOp(op, fused);
     return success();
   }
