@@ -579,7 +579,10 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   whole batch of 8 is 38 MB per layer, more than the L3. The arena holds
   one image. `--image-loop auto` (default) does this where a kernel's
   result for the batch exceeds 1 MiB and the weights do at least 8 FLOPs
-  per byte per image; `always` / `never` force it.
+  per byte per image; `always` / `never` force it. On N threads (`tgc
+  bench --threads N`, `--parallel-images N`) such a batch runs N images at
+  once, each thread whole images in an arena slice of its own, instead of
+  splitting every kernel: no activation moves between cores.
 - Winograd: a 3x3 convolution of stride 1 with 16 or more channels and 32
   or more 2x2 output tiles per image is computed as Winograd F(2x2, 3x3),
   or F(4x4, 3x3) where there are 32 or more 4x4 tiles (`--winograd auto`,

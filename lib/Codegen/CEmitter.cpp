@@ -92,6 +92,13 @@ private:
   /// loops over images.
   std::string imageSlice(StringRef side, const IoTensor &io);
   void emitWeightsCheck(raw_ostream &os);
+  /// The kernel calls and output copies of one run (of one image when the
+  /// run loops over them). A kernel split into tasks goes to `forEach`'s
+  /// parallel-for: the hook, or the serial loop inside a task.
+  void emitKernelCalls(raw_ostream &os, StringRef indent, StringRef forEach);
+  /// The task that computes every parallelImages-th image in a slice of
+  /// the arena of its own, and the struct of its arguments.
+  void emitImagesTask(raw_ostream &os, bool usesArena, bool usesWeights);
 
   const ModelLayout &layout;
   const CEmitterOptions &options;
@@ -161,8 +168,9 @@ void RunWriter::emit(raw_ostream &os) {
   bool threaded = llvm::any_of(layout.kernels, [](const KernelCall &call) {
     return getThreadTasks(call.op).has_value();
   });
+  bool parallelImages = layout.parallelImages > 1;
   const std::string &n = options.name;
-  if (threaded)
+  if (threaded || parallelImages)
     os << "/* The hook's stand-in when " << n << "_run_parallel gets none. */\n"
        << "static void " << n
        << "_serial_for(void *context, ptrdiff_t count, tgc_task_fn fn,\n"
@@ -172,15 +180,17 @@ void RunWriter::emit(raw_ostream &os) {
        << "  for (task = 0; task < count; ++task)\n"
        << "    fn(args, task);\n"
        << "}\n\n";
+  bool usesArena = usesBuffer(layout, BufferRef::Kind::Arena);
+  bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);
+  if (parallelImages)
+    emitImagesTask(os, usesArena, usesWeights);
   os << getRunSignature(options) << " {\n"
      << "  return " << n << "_run_parallel(in, out, arena"
      << (inFile ? ", weights" : "") << ", NULL, NULL);\n"
      << "}\n\n";
   os << getRunParallelSignature(options) << " {\n";
-  if (layout.images > 1)
+  if (layout.images > 1 && !parallelImages)
     os << "  ptrdiff_t image;\n";
-  bool usesArena = usesBuffer(layout, BufferRef::Kind::Arena);
-  bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);
   if (usesArena)
     os << "  unsigned char *mem = (unsigned char *)arena;\n";
   if (usesWeights)
@@ -213,7 +223,7 @@ void RunWriter::emit(raw_ostream &os) {
        << "  if (tgc_read_u64le((const unsigned char *)weights) != " << m
        << "_WEIGHTS_DATA_OFFSET - 8)\n    return " << m << "_ERR_WEIGHTS;\n";
 
-  if (threaded)
+  if (threaded || parallelImages)
     os << "  if (!parallel_for) {\n"
        << "    parallel_for = " << n << "_serial_for;\n"
        << "    context = NULL;\n"
@@ -222,6 +232,21 @@ void RunWriter::emit(raw_ostream &os) {
     os << "  (void)parallel_for; /* no kernel is worth splitting */\n"
        << "  (void)context;\n";
 
+  if (parallelImages) {
+    os << "  {\n"
+       << "    " << n << "_images_args images;\n"
+       << "    images.in = in;\n"
+       << "    images.out = out;\n";
+    if (usesArena)
+      os << "    images.mem = mem;\n";
+    if (usesWeights)
+      os << "    images.blob = blob;\n";
+    os << "    parallel_for(context, " << layout.parallelImages << ", " << n
+       << "_images, &images);\n"
+       << "  }\n"
+       << "  return " << m << "_OK;\n}\n";
+    return;
+  }
   // One image at a time: the kernels compute one, the arena holds one.
   std::string indent = "  ";
   if (layout.images > 1) {
@@ -230,6 +255,48 @@ void RunWriter::emit(raw_ostream &os) {
        << "  for (image = 0; image < " << layout.images << "; ++image) {\n";
     indent = "    ";
   }
+  emitKernelCalls(os, indent, "parallel_for(context");
+  if (layout.images > 1)
+    os << "  }\n";
+  os << "  return " << m << "_OK;\n}\n";
+}
+
+void RunWriter::emitImagesTask(raw_ostream &os, bool usesArena,
+                               bool usesWeights) {
+  const std::string &n = options.name;
+  int64_t tasks = layout.parallelImages;
+  os << "/* --parallel-images " << tasks << ": task t computes images t, t + "
+     << tasks << ", ... of the batch\n"
+     << "   in the arena's slice t, so that each thread keeps its images' "
+        "activations\n"
+     << "   in its own core's caches from kernel to kernel. */\n"
+     << "typedef struct " << n << "_images_args {\n"
+     << "  const " << n << "_inputs *in;\n"
+     << "  " << n << "_outputs *out;\n";
+  if (usesArena)
+    os << "  unsigned char *mem;\n";
+  if (usesWeights)
+    os << "  const unsigned char *blob;\n";
+  os << "} " << n << "_images_args;\n"
+     << "static void " << n << "_images(void *task_args, ptrdiff_t task) {\n"
+     << "  const " << n << "_images_args *images = (const " << n
+     << "_images_args *)task_args;\n"
+     << "  const " << n << "_inputs *in = images->in;\n"
+     << "  " << n << "_outputs *out = images->out;\n";
+  if (usesArena)
+    os << "  unsigned char *mem = images->mem + task * "
+       << layout.getArenaSliceBytes() << ";\n";
+  if (usesWeights)
+    os << "  const unsigned char *blob = images->blob;\n";
+  os << "  ptrdiff_t image;\n"
+     << "  for (image = task; image < " << layout.images
+     << "; image += " << tasks << ") {\n";
+  emitKernelCalls(os, "    ", n + "_serial_for(NULL");
+  os << "  }\n}\n\n";
+}
+
+void RunWriter::emitKernelCalls(raw_ostream &os, StringRef indent,
+                                StringRef forEach) {
   for (const KernelCall &call : layout.kernels) {
     SmallVector<std::string> args;
     KernelOp kernel = call.op;
@@ -249,7 +316,7 @@ void RunWriter::emit(raw_ostream &os) {
        << indent << "  " << call.function << "_args args;\n";
     for (auto [i, arg] : llvm::enumerate(args))
       os << indent << "  args.data" << i << " = " << arg << ";\n";
-    os << indent << "  parallel_for(context, " << *tasks << ", "
+    os << indent << "  " << forEach << ", " << *tasks << ", "
        << call.function << ", &args);\n"
        << indent << "}\n";
   }
@@ -265,9 +332,6 @@ void RunWriter::emit(raw_ostream &os) {
        << pointerTo(copy.from, element, /*isConst=*/true) << ", " << bytes
        << ");\n";
   }
-  if (layout.images > 1)
-    os << "  }\n";
-  os << "  return " << m << "_OK;\n}\n";
 }
 
 LogicalResult mlir::tgc::emitCSource(const ModelLayout &layout,

@@ -115,7 +115,12 @@ void mlir::tgc::emitCDeclarations(const ModelLayout &layout,
      << m << "_ARENA_BYTES long (0: none needed, NULL is fine) and aligned "
      << "to\n   " << m << "_ARENA_ALIGN bytes. Its contents need not be "
      << "kept between runs. */\n";
-  os << "#define " << m << "_ARENA_BYTES " << layout.arenaBytes << "\n";
+  if (layout.parallelImages > 1)
+    os << "/* " << layout.parallelImages << " slices of "
+       << layout.getArenaSliceBytes() << " bytes: a run computes "
+       << layout.parallelImages << " images at once. */\n";
+  os << "#define " << m << "_ARENA_BYTES " << layout.getArenaTotalBytes()
+     << "\n";
   os << "#define " << m << "_ARENA_ALIGN " << layout.arenaAlign << "\n";
   os << "\n/* The weights: " << layout.weights.tensors.size()
      << " tensors, 64-byte aligned in one blob";

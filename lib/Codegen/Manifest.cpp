@@ -110,10 +110,13 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
 
   // The kernels compute one image and run once per image (tgc-image-loop).
   manifest["images"] = layout.images;
-  manifest["arena_bytes"] = layout.arenaBytes;
+  // ... this many of them at once, each in a slice of the arena.
+  manifest["parallel_images"] = layout.parallelImages;
+  manifest["arena_bytes"] = layout.getArenaTotalBytes();
   manifest["arena_align"] = layout.arenaAlign;
-  // The planner's waste: what the arena holds beyond the largest set of
-  // buffers alive at one time, the least any plan could use.
+  // The planner's waste: what the arena (an image's slice of it) holds
+  // beyond the largest set of buffers alive at one time, the least any plan
+  // could use.
   if (layout.peakBytes) {
     manifest["peak_bytes"] = *layout.peakBytes;
     manifest["arena_waste_bytes"] = layout.arenaBytes - *layout.peakBytes;

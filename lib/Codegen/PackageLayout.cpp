@@ -69,6 +69,10 @@ FailureOr<ModelLayout> mlir::tgc::analyzeModel(ModuleOp module,
   layout.images = getModelImages(module);
   if (layout.images < 1)
     return emitError(module.getLoc()) << kImagesAttr << " must be positive";
+  layout.parallelImages = getModelParallelImages(module);
+  if (layout.parallelImages < 1 || layout.parallelImages > layout.images)
+    return emitError(module.getLoc())
+           << kParallelImagesAttr << " must be between 1 and " << kImagesAttr;
   FunctionType type = main.getFunctionType();
   for (unsigned i = 0; i < type.getNumInputs(); ++i) {
     IoTensor io;

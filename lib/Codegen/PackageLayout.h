@@ -73,10 +73,23 @@ struct ModelLayout {
   /// The run function computes this many images one after another
   /// (`tgc.images`, set by tgc-image-loop); the arena holds one.
   int64_t images = 1;
-  /// From the planner's module attributes.
+  /// ... or this many of them at once, each on a task of its own with an
+  /// arena slice of arenaBytes (`tgc.parallel_images`).
+  int64_t parallelImages = 1;
+  /// From the planner's module attributes: one image's buffers.
   int64_t arenaBytes = 0;
   int64_t arenaAlign = 64;
   std::optional<int64_t> peakBytes;
+
+  /// The distance between two images' arena slices.
+  int64_t getArenaSliceBytes() const {
+    return (arenaBytes + arenaAlign - 1) / arenaAlign * arenaAlign;
+  }
+  /// The arena the caller provides: one slice per image computed at once.
+  int64_t getArenaTotalBytes() const {
+    return parallelImages == 1 ? arenaBytes
+                               : parallelImages * getArenaSliceBytes();
+  }
 };
 
 /// Analyzes a module at the linearize stage (docs/architecture.md, "Stages

@@ -40,6 +40,7 @@ static const Stage kStages[] = {
        if (options.target == "c") {
          TgcImageLoopOptions imageLoop;
          imageLoop.mode = options.imageLoop;
+         imageLoop.parallel = options.parallelImages;
          pm.addPass(createTgcImageLoop(imageLoop));
        }
        pm.addPass(createTgcSchedule());
@@ -149,6 +150,11 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
       llvm::cl::desc("compute a batch one image at a time: auto, always or "
                      "never"),
       llvm::cl::init("auto")};
+  Option<int64_t> parallelImages{
+      *this, "parallel-images",
+      llvm::cl::desc("images of a looped batch computed at once, one per "
+                     "thread"),
+      llvm::cl::init(1)};
   Option<std::string> winograd{
       *this, "winograd",
       llvm::cl::desc("3x3 convolutions through Winograd F(m x m, 3x3): auto, "
@@ -167,6 +173,7 @@ void registerTgcPipeline() {
         options.threadTasks = cli.threadTasks;
         options.target = cli.target;
         options.imageLoop = cli.imageLoop;
+        options.parallelImages = cli.parallelImages;
         options.winograd = cli.winograd;
         buildTgcPipeline(pm, options, cli.after);
       });

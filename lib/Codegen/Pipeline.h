@@ -30,6 +30,9 @@ struct PipelineOptions {
   /// tgc-image-loop's mode for the C target (--image-loop): auto, always
   /// or never. GPUs want the whole batch at once: never there.
   std::string imageLoop = "auto";
+  /// tgc-image-loop's `parallel` (--parallel-images): images of a looped
+  /// batch computed at once, one per thread, each with its own arena slice.
+  int64_t parallelImages = 1;
   /// tgc-decompose's `winograd` (--winograd): auto, always, never, 2x2 or
   /// 4x4; auto is never on a GPU target (its rule was measured on CPUs).
   std::string winograd = "auto";

@@ -183,6 +183,8 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   compileOptions.optimize = options.optimize;
   compileOptions.tuningDb = options.tuningDb;
   compileOptions.imageLoop = options.imageLoop;
+  // A looped batch runs its images side by side, one per thread.
+  compileOptions.parallelImages = options.threads;
   compileOptions.winograd = options.winograd;
   compileOptions.verbose = options.verbose;
   for (auto [i, spec] : enumerate(signature->inputs)) {

@@ -259,6 +259,7 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
   pipelineOptions.cpu = options.cpu;
   pipelineOptions.target = options.target;
   pipelineOptions.imageLoop = options.imageLoop;
+  pipelineOptions.parallelImages = options.parallelImages;
   pipelineOptions.winograd = options.winograd;
   // Tuned actions for the optimize stage: a database from --tuning-db,
   // extended by a search with --beam.

@@ -34,6 +34,9 @@ struct CompileOptions {
   bool optimize = true;
   /// --image-loop: auto, always or never (tgc-image-loop; C target).
   std::string imageLoop = "auto";
+  /// --parallel-images: images of a looped batch that a run computes at
+  /// once, one per thread, each with its own slice of the arena.
+  int64_t parallelImages = 1;
   /// --winograd: auto, always, never, 2x2 or 4x4 (tgc-decompose: 3x3
   /// convolutions through Winograd F(m x m, 3x3)).
   std::string winograd = "auto";

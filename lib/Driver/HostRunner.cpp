@@ -157,6 +157,8 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
   hostOptions.name = kPackageName.str();
   hostOptions.optimize = options.optimize;
   hostOptions.imageLoop = options.imageLoop;
+  // A looped batch runs its images side by side, one per thread.
+  hostOptions.parallelImages = threads;
   hostOptions.winograd = options.winograd;
   hostOptions.verbose = options.verbose;
   hostOptions.inputShapes = options.inputShapes;

@@ -19,10 +19,22 @@ namespace mlir::tgc {
 /// loops over.
 inline constexpr llvm::StringLiteral kImagesAttr = "tgc.images";
 
+/// The module attribute that holds how many of those images a run may
+/// compute at once, each on a thread of its own with a slice of the arena
+/// to itself (absent: 1, one image after another).
+inline constexpr llvm::StringLiteral kParallelImagesAttr =
+    "tgc.parallel_images";
+
 /// How many images a run computes one after another: 1 unless the graph
 /// was rewritten by tgc-image-loop.
 inline int64_t getModelImages(ModuleOp module) {
   auto attr = module->getAttrOfType<IntegerAttr>(kImagesAttr);
+  return attr ? attr.getInt() : 1;
+}
+
+/// How many images a run computes at once (kParallelImagesAttr).
+inline int64_t getModelParallelImages(ModuleOp module) {
+  auto attr = module->getAttrOfType<IntegerAttr>(kParallelImagesAttr);
   return attr ? attr.getInt() : 1;
 }
 

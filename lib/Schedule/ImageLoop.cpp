@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Debug.h"
+#include <algorithm>
 
 #define DEBUG_TYPE "tgc-image-loop"
 
@@ -238,6 +239,11 @@ struct TgcImageLoop : impl::TgcImageLoopBase<TgcImageLoop> {
           << mode << "'";
       return signalPassFailure();
     }
+    if (parallel < 1) {
+      module.emitError("tgc-image-loop: parallel must be at least 1, not ")
+          << static_cast<int64_t>(parallel);
+      return signalPassFailure();
+    }
     if (mode == "never")
       return;
     auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -255,8 +261,11 @@ struct TgcImageLoop : impl::TgcImageLoopBase<TgcImageLoop> {
     if (mode == "auto" && !worthLooping(main, axes, *images))
       return;
     rewrite(main, axes);
-    module->setAttr(kImagesAttr,
-                    Builder(module.getContext()).getI64IntegerAttr(*images));
+    Builder builder(module.getContext());
+    module->setAttr(kImagesAttr, builder.getI64IntegerAttr(*images));
+    if (parallel > 1)
+      module->setAttr(kParallelImagesAttr,
+                      builder.getI64IntegerAttr(std::min<int64_t>(parallel, *images)));
   }
 
   /// The batch: dim 0 of every input, if it is the same and above 1.

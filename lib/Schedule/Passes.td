@@ -41,10 +41,20 @@ def TgcImageLoop : Pass<"tgc-image-loop", "::mlir::ModuleOp"> {
     `min-bytes` (a core's cache) and the graph does at least
     `min-flops-per-weight-byte` FLOPs per image for every byte of weights;
     `always` whenever the graph allows, `never` not at all.
+
+    `parallel=P` (P > 1) also sets `tgc.parallel_images` = min(P, N) when
+    it loops: the run function then hands P tasks to the thread pool, each
+    computing every P-th image with a slice of the arena to itself (the
+    arena is P slices). Each thread keeps its images' activations in its
+    own core's caches, where splitting every kernel moves half of them
+    between cores at every layer.
   }];
   let options = [
     Option<"mode", "mode", "std::string", "\"auto\"",
            "auto, always or never">,
+    Option<"parallel", "parallel", "int64_t", "1",
+           "images computed at once, each on a thread with its own arena "
+           "slice">,
     Option<"minBytes", "min-bytes", "int64_t", "1 << 20",
            "mode=auto: the batch's largest reduce result must exceed this">,
     Option<"minFlopsPerWeightByte", "min-flops-per-weight-byte", "int64_t",

@@ -104,6 +104,33 @@ def image_loop(env):
     one, four = (manifests[m]["arena_bytes"] for m in ("always", "never"))
     check(one * 4 <= four * 1.01,
           "arena %d bytes for one image, %d for the batch" % (one, four))
+    check(manifests["always"]["parallel_images"] == 1,
+          "manifest parallel_images: %s" %
+          manifests["always"]["parallel_images"])
+
+    # --parallel-images 2: two tasks of two images, each in an arena slice
+    # of its own (the one-image arena, aligned).
+    out = env.path("pkg-parallel")
+    env.compile_model(model, out, "--input-shape", "input=4x3x32x32",
+                      "--image-loop", "always", "--parallel-images", "2")
+    with open(os.path.join(out, "net.json")) as f:
+        manifest = json.load(f)
+    align = manifest["arena_align"]
+    slice_bytes = -(-one // align) * align
+    check(manifest["parallel_images"] == 2 and
+          manifest["arena_bytes"] == 2 * slice_bytes,
+          "--parallel-images 2: manifest %s / %d bytes (one image: %d)" %
+          (manifest["parallel_images"], manifest["arena_bytes"], one))
+    with open(os.path.join(out, "net.h")) as f:
+        header = f.read()
+    check("#define NET_ARENA_BYTES %d\n" % (2 * slice_bytes) in header,
+          "--parallel-images 2: header arena:\n" + header)
+    with open(os.path.join(out, "net.c")) as f:
+        source = f.read()
+    check("for (image = task; image < 4; image += 2)" in source and
+          "parallel_for(context, 2, net_images, &images);" in source,
+          "--parallel-images 2: the run does not hand two tasks of images "
+          "to the pool")
 
     per_image = []
     for index in range(4):
@@ -113,7 +140,9 @@ def image_loop(env):
                     "--output-dir", out)
         per_image.append(np.load(os.path.join(out, "output.npy")))
     want = np.concatenate(per_image)
-    for threads in ("1", "2"):
+    # tgc run --threads N computes N images at once (3: images 0 and 3 on
+    # one task, 1 and 2 on the others).
+    for threads in ("1", "2", "3"):
         out = env.path("looped-" + threads)
         env.tgc_cmd("run", model, "--input", "input=" + npy, "--output-dir",
                     out, "--image-loop", "always", "--threads", threads)

@@ -106,6 +106,11 @@ void addCompile(CLI::App &app, Arguments &args) {
                   "FILE: apply the actions `tgc tune` found for kernels whose "
                   "key (kernel, CPU, C compiler, options) has an entry");
   addImageLoop(cmd, args.compile.imageLoop);
+  cmd->add_option("--parallel-images", args.compile.parallelImages,
+                  "N: where the run loops over the batch's images, compute N "
+                  "of them at once, one per thread, each in its own slice of "
+                  "an N times larger arena (default 1)")
+      ->check(CLI::PositiveNumber);
   addWinograd(cmd, args.compile.winograd);
   cmd->add_option("--beam", args.compile.beam,
                   "N: BEAM-search the kernels the tuning database lacks "
