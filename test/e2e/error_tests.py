@@ -157,6 +157,17 @@ def unknown_dump_stage(env):
                  out_dir=env.path("out"))
 
 
+def bad_number(env):
+    """A count below 1 or a tolerance below 0 is refused by name, with what
+    the option takes (not a range of doubles), before anything is done."""
+    expect_error(env, ["compile", env.model("cnn"), "-o", env.path("out"),
+                       "--parallel-images", "0"],
+                 ["--parallel-images: 0 is not a number above 0"],
+                 out_dir=env.path("out"))
+    expect_error(env, ["verify", env.model("cnn"), "--rtol", "-1"],
+                 ["--rtol: -1 is not a number of 0 or more"])
+
+
 def missing_input_file(env):
     missing = env.path("missing.npy")
     expect_error(env, ["run", env.model("cnn"), "--input",
@@ -246,6 +257,7 @@ main({
     "keeps_existing_output": keeps_existing_output,
     "refuses_foreign_output": refuses_foreign_output,
     "unknown_dump_stage": unknown_dump_stage,
+    "bad_number": bad_number,
     "missing_input_file": missing_input_file,
     "wrong_shape": wrong_shape,
     "wrong_dtype": wrong_dtype,

@@ -21,12 +21,33 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 
 using namespace mlir;
 
 namespace {
 
 constexpr const char *kVersion = "tgc 0.1";
+
+/// A check that the option's value is a number above (or, with
+/// `orZero`, not below) zero. CLI11's PositiveNumber says "Value 0 not in
+/// range 0.000000 to 1797...", which reads as if 0 were allowed.
+CLI::Validator numberAtLeast(bool orZero) {
+  return CLI::Validator(
+      [orZero](std::string &value) -> std::string {
+        char *end = nullptr;
+        double number = std::strtod(value.c_str(), &end);
+        bool valid = !value.empty() && *end == '\0' &&
+                     (orZero ? number >= 0 : number > 0);
+        if (valid)
+          return "";
+        return value + (orZero ? " is not a number of 0 or more"
+                               : " is not a number above 0");
+      },
+      orZero ? "NONNEGATIVE" : "POSITIVE");
+}
+const CLI::Validator kPositive = numberAtLeast(false);
+const CLI::Validator kNonNegative = numberAtLeast(true);
 
 struct Arguments {
   std::string model;
@@ -110,12 +131,12 @@ void addCompile(CLI::App &app, Arguments &args) {
                   "N: where the run loops over the batch's images, compute N "
                   "of them at once, one per thread, each in its own slice of "
                   "an N times larger arena (default 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   addWinograd(cmd, args.compile.winograd);
   cmd->add_option("--beam", args.compile.beam,
                   "N: BEAM-search the kernels the tuning database lacks "
                   "(N lists kept per round) and add them to it")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--weights", args.weights,
                   "embed (in the C source) or file (NAME.safetensors)")
       ->check(CLI::IsMember({"embed", "file"}));
@@ -138,7 +159,7 @@ void addRun(CLI::App &app, Arguments &args) {
   cmd->add_option("--threads", args.run.threads,
                   "threads of the runtime's pool the model runs on (default "
                   "1)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--tuning-db", args.run.tuningDb,
                   "FILE: the actions `tgc tune` found, for the kernels it "
                   "has entries for");
@@ -165,10 +186,10 @@ void addVerify(CLI::App &app, Arguments &args) {
       ->check(CLI::IsMember({"c", "cuda", "metal"}));
   cmd->add_option("--rtol", args.verify.tolerance.rtol,
                   "relative tolerance (default 1e-3)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   cmd->add_option("--atol", args.verify.tolerance.atol,
                   "absolute tolerance (default 1e-5)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   cmd->add_option("--tuning-db", args.verify.tuningDb,
                   "FILE: the actions `tgc tune` found, for the kernels it "
                   "has entries for (C target): checks a tuned package");
@@ -195,10 +216,10 @@ void addBench(CLI::App &app, Arguments &args) {
       ->check(CLI::IsMember({"c", "cuda"}));
   cmd->add_option("--threads", args.bench.threads,
                   "threads of the runtime's pool (default 1; C only)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--iterations", args.bench.iterations,
                   "timed runs (default: about two seconds' worth)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_flag("--json", args.bench.json,
                 "print one JSON object: median_ms, min_ms, p90_ms, "
                 "iterations, threads, model");
@@ -227,21 +248,21 @@ void addTune(CLI::App &app, Arguments &args) {
                   "actions and with the tuned ones, and the speedups");
   cmd->add_option("--beam", args.tune.beam,
                   "action lists kept each round (default 2)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--input", args.inputs,
                   "NAME=FILE: the shape of an input with dynamic dimensions "
                   "(.npy or .pb)");
   cmd->add_option("--threads", args.tune.threads,
                   "threads the candidates run on (default 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--timeout-ms", args.tune.timeoutMs,
                   "time budget of one candidate (default 1000)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--budget-s", args.tune.budgetSeconds,
                   "seconds for the model's search, shared among its kernels "
                   "by their work, at least 2 s each: no compile starts "
                   "after a kernel's share (default 360, 0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   cmd->add_flag("--cold", args.tune.cold,
                 "evict the caches (an 8 MiB read) before every timed run, "
                 "as the rest of a model does (default: weights warm from "
