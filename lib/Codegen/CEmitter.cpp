@@ -93,9 +93,11 @@ private:
   std::string imageSlice(StringRef side, const IoTensor &io);
   void emitWeightsCheck(raw_ostream &os);
   /// The kernel calls and output copies of one run (of one image when the
-  /// run loops over them). A kernel split into tasks goes to `forEach`'s
-  /// parallel-for: the hook, or the serial loop inside a task.
-  void emitKernelCalls(raw_ostream &os, StringRef indent, StringRef forEach);
+  /// run loops over them). A kernel split into tasks is run by
+  /// `forEach(context, tasks, fn, &args)`: the hook, or the serial loop
+  /// inside a task of images.
+  void emitKernelCalls(raw_ostream &os, StringRef indent, StringRef forEach,
+                       StringRef context);
   /// The task that computes every parallelImages-th image in a slice of
   /// the arena of its own, and the struct of its arguments.
   void emitImagesTask(raw_ostream &os, bool usesArena, bool usesWeights);
@@ -255,7 +257,7 @@ void RunWriter::emit(raw_ostream &os) {
        << "  for (image = 0; image < " << layout.images << "; ++image) {\n";
     indent = "    ";
   }
-  emitKernelCalls(os, indent, "parallel_for(context");
+  emitKernelCalls(os, indent, "parallel_for", "context");
   if (layout.images > 1)
     os << "  }\n";
   os << "  return " << m << "_OK;\n}\n";
@@ -291,12 +293,12 @@ void RunWriter::emitImagesTask(raw_ostream &os, bool usesArena,
   os << "  ptrdiff_t image;\n"
      << "  for (image = task; image < " << layout.images
      << "; image += " << tasks << ") {\n";
-  emitKernelCalls(os, "    ", n + "_serial_for(NULL");
+  emitKernelCalls(os, "    ", n + "_serial_for", "NULL");
   os << "  }\n}\n\n";
 }
 
 void RunWriter::emitKernelCalls(raw_ostream &os, StringRef indent,
-                                StringRef forEach) {
+                                StringRef forEach, StringRef context) {
   for (const KernelCall &call : layout.kernels) {
     SmallVector<std::string> args;
     KernelOp kernel = call.op;
@@ -316,7 +318,7 @@ void RunWriter::emitKernelCalls(raw_ostream &os, StringRef indent,
        << indent << "  " << call.function << "_args args;\n";
     for (auto [i, arg] : llvm::enumerate(args))
       os << indent << "  args.data" << i << " = " << arg << ";\n";
-    os << indent << "  " << forEach << ", " << *tasks << ", "
+    os << indent << "  " << forEach << "(" << context << ", " << *tasks << ", "
        << call.function << ", &args);\n"
        << indent << "}\n";
   }

@@ -13,6 +13,7 @@
 #include "Codegen/Weights.h"
 #include "IR/TgcOps.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 #include <optional>
 #include <string>
 
@@ -81,11 +82,13 @@ struct ModelLayout {
   int64_t arenaAlign = 64;
   std::optional<int64_t> peakBytes;
 
-  /// The distance between two images' arena slices.
+  /// The distance between two images' arena slices (the planner's arena
+  /// is aligned already; IR written by hand need not be).
   int64_t getArenaSliceBytes() const {
-    return (arenaBytes + arenaAlign - 1) / arenaAlign * arenaAlign;
+    return llvm::alignTo(arenaBytes, arenaAlign);
   }
-  /// The arena the caller provides: one slice per image computed at once.
+  /// The arena the caller provides: one slice per image computed at once
+  /// (one image: the planner's arena as it is).
   int64_t getArenaTotalBytes() const {
     return parallelImages == 1 ? arenaBytes
                                : parallelImages * getArenaSliceBytes();

@@ -11,14 +11,11 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include <nlohmann/json.hpp>
 
 using namespace mlir;
 using namespace mlir::tgc;
-
-static int64_t alignTo(int64_t value, int64_t align) {
-  return (value + align - 1) / align * align;
-}
 
 /// Appends the bytes of `op`'s value as the blob stores them.
 static LogicalResult appendBytes(ConstOp op, RankedTensorType type,
@@ -102,7 +99,7 @@ mlir::tgc::buildWeightsBlob(ArrayRef<ConstOp> consts,
     for (unsigned n = 2; !names.insert(tensor.name).second; ++n)
       tensor.name = base + "_" + std::to_string(n);
     tensor.type = type;
-    tensor.offset = alignTo(blob.data.size(), WeightsBlob::kAlign);
+    tensor.offset = llvm::alignTo(blob.data.size(), WeightsBlob::kAlign);
     blob.data.resize(tensor.offset, 0);
     if (failed(appendBytes(op, type, blob.data)))
       return failure();
@@ -205,7 +202,7 @@ std::string mlir::tgc::getSafetensorsHeader(const WeightsBlob &blob,
   std::string text =
       header.dump(-1, ' ', false, Json::error_handler_t::replace);
   // Pad with spaces (JSON whitespace) so that 8 + length is aligned.
-  size_t total = alignTo(8 + text.size(), WeightsBlob::kAlign);
+  size_t total = llvm::alignTo(8 + text.size(), WeightsBlob::kAlign);
   text.resize(total - 8, ' ');
   std::string result(8, '\0');
   uint64_t length = text.size();

@@ -264,8 +264,9 @@ struct TgcImageLoop : impl::TgcImageLoopBase<TgcImageLoop> {
     Builder builder(module.getContext());
     module->setAttr(kImagesAttr, builder.getI64IntegerAttr(*images));
     if (parallel > 1)
-      module->setAttr(kParallelImagesAttr,
-                      builder.getI64IntegerAttr(std::min<int64_t>(parallel, *images)));
+      module->setAttr(
+          kParallelImagesAttr,
+          builder.getI64IntegerAttr(std::min<int64_t>(parallel, *images)));
   }
 
   /// The batch: dim 0 of every input, if it is the same and above 1.

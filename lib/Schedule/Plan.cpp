@@ -10,6 +10,7 @@
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::tgc {
 #define GEN_PASS_DEF_TGCPLAN
@@ -22,10 +23,6 @@ struct Buffer {
   unsigned result;
   int64_t bytes, first, last, offset = -1;
 };
-
-int64_t alignTo(int64_t value, int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 struct Plan : impl::TgcPlanBase<Plan> {
   using TgcPlanBase::TgcPlanBase;
@@ -85,12 +82,13 @@ struct Plan : impl::TgcPlanBase<Plan> {
       for (Buffer *other : overlapping) {
         if (offset + buffer->bytes <= other->offset)
           break;
-        offset = std::max(offset,
-                          alignTo(other->offset + other->bytes, alignment));
+        offset = std::max<int64_t>(
+            offset, llvm::alignTo(other->offset + other->bytes, alignment));
       }
       buffer->offset = offset;
       placed.push_back(buffer);
-      arenaBytes = std::max(arenaBytes, alignTo(offset + buffer->bytes, alignment));
+      arenaBytes = std::max<int64_t>(
+          arenaBytes, llvm::alignTo(offset + buffer->bytes, alignment));
     }
 
     int64_t peakBytes = 0;

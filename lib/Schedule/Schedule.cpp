@@ -197,7 +197,8 @@ SmallVector<Operation *> Scheduler::consumers(Value value) {
 /// the masks of a pad are work that a broadcast would repeat.
 Value Scheduler::peelMovement(Value value) {
   while (!isBuffer(value) && value.getDefiningOp() &&
-         isGraphMovement(value.getDefiningOp()) && !value.getDefiningOp<PadOp>())
+         isGraphMovement(value.getDefiningOp()) &&
+         !value.getDefiningOp<PadOp>())
     value = value.getDefiningOp()->getOperand(0);
   return value;
 }

@@ -37,8 +37,8 @@ Attribute splatOf(Value value) {
 Value splatOfShape(PatternRewriter &rewriter, Location loc,
                    RankedTensorType shape, Value operand) {
   auto type = shape.clone(getElementTypeOrSelf(operand.getType()));
-  return rewriter.create<ConstOp>(loc,
-                                  DenseElementsAttr::get(type, splatOf(operand)));
+  return rewriter.create<ConstOp>(
+      loc, DenseElementsAttr::get(type, splatOf(operand)));
 }
 
 /// `op` again on `operands`, its result of `shape`'s dims.
@@ -46,8 +46,7 @@ Value cloneElementwise(PatternRewriter &rewriter, Operation *op,
                        ValueRange operands, RankedTensorType shape) {
   OperationState state(op->getLoc(), op->getName());
   state.addOperands(operands);
-  state.addTypes(
-      shape.clone(getElementTypeOrSelf(op->getResult(0).getType())));
+  state.addTypes(shape.clone(getElementTypeOrSelf(op->getResult(0).getType())));
   state.addAttributes(op->getAttrs());
   return rewriter.create(state)->getResult(0);
 }
@@ -84,7 +83,8 @@ struct ElementwiseBeforeView : RewritePattern {
         operands.push_back(view.getSrc());
         continue;
       }
-      operands.push_back(splatOfShape(rewriter, op->getLoc(), srcShape, operand));
+      operands.push_back(
+          splatOfShape(rewriter, op->getLoc(), srcShape, operand));
     }
     Value small = cloneElementwise(rewriter, op, operands, srcShape);
     rewriter.replaceOpWithNewOp<ViewOp>(op, op->getResult(0).getType(), small);
