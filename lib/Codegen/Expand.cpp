@@ -17,10 +17,12 @@
 
 #include "Codegen/Heuristic.h"
 #include "Codegen/Passes.h"
+#include "Codegen/Symbolic.h"
 #include "IR/TgcOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tgc {
@@ -186,16 +188,116 @@ bool vectorizableBeside(RangeOp first, RangeOp second) {
   return !walk.wasInterrupted();
 }
 
-/// Writes out `range` as copies: each dependent op once per lane.
-void expandCopies(RangeOp range) {
-  int64_t lanes = range.getBound();
+/// Writes out `range` as copies: once per lane, each op that depends on it
+/// and that the lane needs. What a lane stores, and what a reduction over
+/// the range combines, is copied in program order; the ops those read are
+/// copied on demand, each right before its original, and fold as they are
+/// made. A select whose condition the lane decides copies only the side it
+/// picks: a concatenation along an upcast range is one select per part,
+/// and copying every part into every lane (to fold them away afterwards)
+/// made a Winograd input transform's 36 lanes about a million ops.
+class LaneCopier {
+public:
+  explicit LaneCopier(RangeOp range)
+      : range(range), lanes(range.getBound()), builder(range), mappings(lanes) {
+  }
+  void run();
+
+private:
+  bool isDependent(Value v) { return dependent.contains(v); }
+  bool isCopied(Value v, int64_t lane) { return mappings[lane].contains(v); }
+  /// The operand of `op` that the lane needs and lacks, or none. A select
+  /// whose condition the lane has decided needs only the side it picks.
+  Value missingOperand(Operation *op, int64_t lane);
+  /// The lane's value of `value`, copying what it needs that the lane lacks.
+  Value copyOf(Value value, int64_t lane);
+  /// Copies `op`, whose operands the lane has, into the lane.
+  void copyOp(Operation *op, int64_t lane);
+
+  RangeOp range;
+  int64_t lanes;
+  OpBuilder builder;
+  SmallVector<IRMapping> mappings;
+  llvm::DenseSet<Value> dependent;
+};
+
+/// Ops copied into a lane only where something reads them: free of effects
+/// (a load's only effect is the read).
+static bool copiedOnDemand(Operation *op) {
+  return isMemoryEffectFree(op) || isa<LoadOp>(op);
+}
+
+Value LaneCopier::missingOperand(Operation *op, int64_t lane) {
+  auto missing = [&](Value v) { return isDependent(v) && !isCopied(v, lane); };
+  if (auto where = dyn_cast<WhereOp>(op)) {
+    if (missing(where.getCond()))
+      return where.getCond();
+    if (std::optional<bool> decided =
+            constantBool(mappings[lane].lookupOrDefault(where.getCond()))) {
+      Value side = *decided ? where.getX() : where.getY();
+      return missing(side) ? side : Value();
+    }
+  }
+  for (Value operand : op->getOperands())
+    if (missing(operand))
+      return operand;
+  return {};
+}
+
+Value LaneCopier::copyOf(Value value, int64_t lane) {
+  if (!isDependent(value) || isCopied(value, lane))
+    return mappings[lane].lookupOrDefault(value);
+  // Depth first, without recursion: a kernel's chains of ops can be long.
+  SmallVector<Operation *> stack{value.getDefiningOp()};
+  while (!stack.empty()) {
+    Operation *op = stack.back();
+    if (isCopied(op->getResult(0), lane)) {
+      stack.pop_back();
+    } else if (Value operand = missingOperand(op, lane)) {
+      stack.push_back(operand.getDefiningOp());
+    } else {
+      stack.pop_back();
+      copyOp(op, lane);
+    }
+  }
+  return mappings[lane].lookup(value);
+}
+
+void LaneCopier::copyOp(Operation *op, int64_t lane) {
+  IRMapping &mapping = mappings[lane];
+  if (auto where = dyn_cast<WhereOp>(op)) {
+    if (std::optional<bool> decided =
+            constantBool(mapping.lookupOrDefault(where.getCond()))) {
+      Value side = *decided ? where.getX() : where.getY();
+      mapping.map(where.getResult(), mapping.lookupOrDefault(side));
+      return;
+    }
+  }
+  builder.setInsertionPoint(op);
+  Operation *copy = builder.clone(*op, mapping);
+  SmallVector<OpFoldResult, 1> folded;
+  if (copy->getNumResults() != 1 || failed(copy->fold(folded)) ||
+      folded.empty())
+    return;
+  Value result = dyn_cast<Value>(folded.front());
+  if (!result) {
+    Type type = copy->getResult(0).getType();
+    Operation *constant = copy->getDialect()->materializeConstant(
+        builder, cast<Attribute>(folded.front()), type, copy->getLoc());
+    if (!constant)
+      return;
+    result = constant->getResult(0);
+  }
+  mapping.map(op->getResult(0), result);
+  copy->erase();
+}
+
+void LaneCopier::run() {
   Location loc = range.getLoc();
-  OpBuilder builder(range);
-  SmallVector<IRMapping> mappings(lanes);
   for (int64_t lane = 0; lane < lanes; ++lane)
     mappings[lane].map(range.getResult(),
                        builder.create<ConstOp>(loc, builder.getIndexAttr(lane)));
-  llvm::DenseSet<Value> dependent{range.getResult()};
+  dependent.insert(range.getResult());
   SmallVector<Operation *> expanded;
   for (Operation *op = range->getNextNode(); op;) {
     Operation *next = op->getNextNode();
@@ -204,32 +306,37 @@ void expandCopies(RangeOp range) {
     } else if (auto reduce = dyn_cast<ReduceOp>(op);
                reduce && reducesOver(reduce, range)) {
       // Each lane reduces over the other ranges; then the lanes combine.
-      builder.setInsertionPoint(reduce);
       SmallVector<Value> rest = rangesWithout(reduce, range);
       SmallVector<Value> parts;
       for (int64_t lane = 0; lane < lanes; ++lane) {
-        Value src = mappings[lane].lookupOrDefault(reduce.getSrc());
+        Value src = copyOf(reduce.getSrc(), lane);
+        builder.setInsertionPoint(reduce);
         parts.push_back(rest.empty() ? src
                                      : builder.create<ReduceOp>(
                                            reduce.getLoc(), reduce.getType(),
                                            reduce.getKind(), src, rest));
       }
+      builder.setInsertionPoint(reduce);
       reduce.replaceAllUsesWith(
           combine(builder, reduce.getLoc(), reduce.getKind(), parts));
       reduce.erase();
-    } else if (llvm::any_of(op->getOperands(), [&](Value v) {
-                 return dependent.contains(v);
-               })) {
-      builder.setInsertionPoint(op);
-      for (int64_t lane = 0; lane < lanes; ++lane)
-        builder.clone(*op, mappings[lane]);
+    } else if (llvm::any_of(op->getOperands(),
+                            [&](Value v) { return isDependent(v); })) {
       for (Value result : op->getResults())
         dependent.insert(result);
       expanded.push_back(op);
+      if (!copiedOnDemand(op))
+        for (int64_t lane = 0; lane < lanes; ++lane) {
+          for (Value operand : op->getOperands())
+            copyOf(operand, lane);
+          builder.setInsertionPoint(op);
+          builder.clone(*op, mappings[lane]);
+        }
     }
     op = next;
   }
-  // Users come after their operands: erase from the last.
+  // Users come after their operands: erase from the last. Ops no lane
+  // needed go too.
   for (Operation *done : llvm::reverse(expanded))
     done->erase();
   range.erase();
@@ -267,20 +374,20 @@ private:
   SmallVector<Operation *> replaced;
 };
 
-/// Sets `b` to insert right after the last definition among `values`, so
-/// that what it builds is visible wherever they are (uses may sit in loops
-/// that open later).
-static void setInsertionAfterAll(OpBuilder &b, ValueRange values) {
-  Operation *last = nullptr;
-  for (Value v : values)
-    if (Operation *def = v.getDefiningOp();
-        def && (!last || last->isBeforeInBlock(def)))
-      last = def;
-  if (last)
-    b.setInsertionPointAfter(last);
+/// Sets `b` to insert right after the definition of `v`, so that what it
+/// builds is visible wherever `v` is (uses may sit in loops that open later).
+static void setInsertionAfterDef(OpBuilder &b, Value v) {
+  if (Operation *def = v.getDefiningOp())
+    b.setInsertionPointAfter(def);
   else
-    b.setInsertionPointToStart(values.front().getParentBlock());
+    b.setInsertionPointToStart(v.getParentBlock());
 }
+
+/// The lane defined last. Every form's lanes are made in lane order at one
+/// insertion point, so that is the last lane. (Asking the block which of them
+/// comes later would renumber the block after each insertion: quadratic in a
+/// kernel's size, minutes for a network's Winograd kernels.)
+static Value lastDefined(ArrayRef<Value> lanes) { return lanes.back(); }
 
 Value Vectorizer::asVector(Value v, Location loc) {
   OpBuilder after(v.getContext());
@@ -288,7 +395,7 @@ Value Vectorizer::asVector(Value v, Location loc) {
   if (it == forms.end()) {
     Value &splat = splats[v];
     if (!splat) {
-      setInsertionAfterAll(after, v);
+      setInsertionAfterDef(after, v);
       splat = after.create<VectorizeOp>(loc, vectorOf(v.getType()),
                                         SmallVector<Value>(lanes, v));
     }
@@ -296,7 +403,7 @@ Value Vectorizer::asVector(Value v, Location loc) {
   }
   Form &form = it->second;
   if (!form.vector) {
-    setInsertionAfterAll(after, form.lanes);
+    setInsertionAfterDef(after, lastDefined(form.lanes));
     form.vector = after.create<VectorizeOp>(
         loc, vectorOf(form.lanes.front().getType()), form.lanes);
   }
@@ -310,7 +417,7 @@ Value Vectorizer::asLane(Value v, int64_t lane, Location loc) {
   Form &form = it->second;
   if (form.lanes.empty()) {
     OpBuilder after(v.getContext());
-    setInsertionAfterAll(after, form.vector);
+    setInsertionAfterDef(after, form.vector);
     for (int64_t i = 0; i < lanes; ++i)
       form.lanes.push_back(after.create<GepOp>(
           loc, getElementTypeOrSelf(form.vector.getType()), form.vector, i));
@@ -437,7 +544,7 @@ struct Expand : impl::TgcExpandBase<Expand> {
       }
       for (RangeOp range : laneRanges)
         if (range != vector && range != second)
-          expandCopies(range);
+          LaneCopier(range).run();
       if (vector)
         Vectorizer(vector).run();
       if (second)

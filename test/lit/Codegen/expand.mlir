@@ -179,3 +179,59 @@ func.func @two_vectors(%x: tensor<8xf32>) -> tensor<4xf32> {
   }
   return %k : tensor<4xf32>
 }
+
+// A concatenation along an upcast range selects one part per lane. Each lane
+// copies only the part it picks (one load, not one per part): its conditions
+// fold as they are copied, and so do the selects they decide.
+// CHECK-LABEL: func @concat_lanes(
+//   CHECK-NOT:     upcast
+//   CHECK-NOT:     tgc.cmplt
+//   CHECK-NOT:     tgc.where
+//       CHECK:     %[[A:.*]] = tgc.load %{{.*}} else %{{.*}} : <f32> -> f32
+//  CHECK-NEXT:     %[[A2:.*]] = tgc.mul %[[A]], %{{.*}} : f32
+//   CHECK-NOT:     tgc.load %{{.*}} : <f32> -> f32
+//       CHECK:     %[[B:.*]] = tgc.load %{{.*}} else %{{.*}} : <f32> -> f32
+//  CHECK-NEXT:     %[[B1:.*]] = tgc.add %[[B]], %{{.*}} : f32
+//       CHECK:     %[[C:.*]] = tgc.load %{{.*}} : <f32> -> f32
+//   CHECK-NOT:     tgc.load
+//       CHECK:     tgc.store %{{.*}}, %[[A2]] : <f32>, f32
+//  CHECK-NEXT:     tgc.store %{{.*}}, %[[B1]] : <f32>, f32
+//  CHECK-NEXT:     tgc.store %{{.*}}, %[[C]] : <f32>, f32
+//  CHECK-NEXT:     tgc.sink
+// COPIES-LABEL: func @concat_lanes(
+//   COPIES-COUNT-3: tgc.load
+//   COPIES-NOT:     tgc.load
+//       COPIES:     tgc.sink
+func.func @concat_lanes(%a: tensor<1xf32>, %b: tensor<1xf32>,
+                        %c: tensor<1xf32>) -> tensor<3xf32> {
+  %k = tgc.kernel "E_3" (%a, %b, %c)
+      : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<3xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %pc: !tgc.ptr<f32>,
+       %out: !tgc.ptr<f32>):
+    %c1 = tgc.const 1 : index
+    %c2 = tgc.const 2 : index
+    %zero = tgc.const 0.0 : f32
+    %one = tgc.const 1.0 : f32
+    %two = tgc.const 2.0 : f32
+    %u = tgc.range 3 upcast id 0
+    %in0 = tgc.cmplt %u, %c1 : index
+    %ia = tgc.index %pa[%u], %in0 : !tgc.ptr<f32>
+    %va = tgc.load %ia else %zero : !tgc.ptr<f32> -> f32
+    %ma = tgc.mul %va, %two : f32
+    %in1 = tgc.cmplt %u, %c2 : index
+    %ub = tgc.sub %u, %c1 : index
+    %ib = tgc.index %pb[%ub], %in1 : !tgc.ptr<f32>
+    %vb = tgc.load %ib else %zero : !tgc.ptr<f32> -> f32
+    %ab = tgc.add %vb, %one : f32
+    %uc = tgc.sub %u, %c2 : index
+    %ic = tgc.index %pc[%uc] : !tgc.ptr<f32>
+    %vc = tgc.load %ic : !tgc.ptr<f32> -> f32
+    %w1 = tgc.where %in1, %ab, %vc : i1, f32
+    %w0 = tgc.where %in0, %ma, %w1 : i1, f32
+    %o = tgc.index %out[%u] : !tgc.ptr<f32>
+    tgc.store %o, %w0 : !tgc.ptr<f32>, f32
+    tgc.end %u
+    tgc.sink
+  }
+  return %k : tensor<3xf32>
+}
