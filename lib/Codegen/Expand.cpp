@@ -206,6 +206,9 @@ public:
 private:
   bool isDependent(Value v) { return dependent.contains(v); }
   bool isCopied(Value v, int64_t lane) { return mappings[lane].contains(v); }
+  /// The side of `op`, a select, that the lane picks: none unless the lane
+  /// has a copy of its condition that folded to a constant.
+  Value pickedSide(Operation *op, int64_t lane);
   /// The operand of `op` that the lane needs and lacks, or none. A select
   /// whose condition the lane has decided needs only the side it picks.
   Value missingOperand(Operation *op, int64_t lane);
@@ -227,17 +230,23 @@ static bool copiedOnDemand(Operation *op) {
   return isMemoryEffectFree(op) || isa<LoadOp>(op);
 }
 
+Value LaneCopier::pickedSide(Operation *op, int64_t lane) {
+  auto where = dyn_cast<WhereOp>(op);
+  if (!where)
+    return {};
+  std::optional<bool> decided =
+      constantBool(mappings[lane].lookupOrDefault(where.getCond()));
+  if (!decided)
+    return {};
+  return *decided ? where.getX() : where.getY();
+}
+
 Value LaneCopier::missingOperand(Operation *op, int64_t lane) {
   auto missing = [&](Value v) { return isDependent(v) && !isCopied(v, lane); };
-  if (auto where = dyn_cast<WhereOp>(op)) {
-    if (missing(where.getCond()))
-      return where.getCond();
-    if (std::optional<bool> decided =
-            constantBool(mappings[lane].lookupOrDefault(where.getCond()))) {
-      Value side = *decided ? where.getX() : where.getY();
-      return missing(side) ? side : Value();
-    }
-  }
+  if (auto where = dyn_cast<WhereOp>(op); where && missing(where.getCond()))
+    return where.getCond();
+  if (Value side = pickedSide(op, lane))
+    return missing(side) ? side : Value();
   for (Value operand : op->getOperands())
     if (missing(operand))
       return operand;
@@ -265,13 +274,9 @@ Value LaneCopier::copyOf(Value value, int64_t lane) {
 
 void LaneCopier::copyOp(Operation *op, int64_t lane) {
   IRMapping &mapping = mappings[lane];
-  if (auto where = dyn_cast<WhereOp>(op)) {
-    if (std::optional<bool> decided =
-            constantBool(mapping.lookupOrDefault(where.getCond()))) {
-      Value side = *decided ? where.getX() : where.getY();
-      mapping.map(where.getResult(), mapping.lookupOrDefault(side));
-      return;
-    }
+  if (Value side = pickedSide(op, lane)) {
+    mapping.map(op->getResult(0), mapping.lookupOrDefault(side));
+    return;
   }
   builder.setInsertionPoint(op);
   Operation *copy = builder.clone(*op, mapping);
