@@ -13,6 +13,7 @@
 #include "Driver/DumpStages.h"
 #include "Driver/StagingDir.h"
 #include "Driver/Tune.h"
+#include "IR/Images.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
@@ -250,6 +251,10 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
   // The attribute only marks dumps; the rest of the pipeline must see the
   // same module whether it started from the ONNX file or from a dump.
   (*module)->removeAttr("tgc.stage");
+  // tgc-image-loop (stage schedule) says how many images run at once; a dump
+  // from after it has passed that stage, and takes --parallel-images here.
+  if (reachedIndex >= stageIndex("schedule"))
+    setModelParallelImages(*module, options.parallelImages);
   if (reached == "import" && wantDump("import") &&
       failed(dumpModule(*module, "import", dir, loc)))
     return failure();

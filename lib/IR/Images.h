@@ -12,6 +12,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include <algorithm>
 
 namespace mlir::tgc {
 
@@ -36,6 +37,18 @@ inline int64_t getModelImages(ModuleOp module) {
 inline int64_t getModelParallelImages(ModuleOp module) {
   auto attr = module->getAttrOfType<IntegerAttr>(kParallelImagesAttr);
   return attr ? attr.getInt() : 1;
+}
+
+/// Lets a run compute up to `requested` images at once, the batch at most
+/// (kParallelImagesAttr). A model not computed one image at a time has no
+/// images to run side by side, and 1 leaves the module as it is.
+inline void setModelParallelImages(ModuleOp module, int64_t requested) {
+  auto images = module->getAttrOfType<IntegerAttr>(kImagesAttr);
+  if (!images || requested < 2)
+    return;
+  module->setAttr(kParallelImagesAttr,
+                  IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                                   std::min(requested, images.getInt())));
 }
 
 /// The tensor a model input or output is to its caller: the graph's

@@ -263,10 +263,7 @@ struct TgcImageLoop : impl::TgcImageLoopBase<TgcImageLoop> {
     rewrite(main, axes);
     Builder builder(module.getContext());
     module->setAttr(kImagesAttr, builder.getI64IntegerAttr(*images));
-    if (parallel > 1)
-      module->setAttr(
-          kParallelImagesAttr,
-          builder.getI64IntegerAttr(std::min<int64_t>(parallel, *images)));
+    setModelParallelImages(module, parallel);
   }
 
   /// The batch: dim 0 of every input, if it is the same and above 1.

@@ -132,6 +132,22 @@ def image_loop(env):
           "--parallel-images 2: the run does not hand two tasks of images "
           "to the pool")
 
+    # A dump from after the schedule stage (where the images were decided)
+    # takes --parallel-images when it is compiled: the same package.
+    dumped = env.path("pkg-dumped")
+    env.compile_model(model, dumped, "--input-shape", "input=4x3x32x32",
+                      "--image-loop", "always", "--dump-ir", "schedule")
+    dump = os.path.join(dumped, "ir", [name for name in os.listdir(
+        os.path.join(dumped, "ir")) if name.endswith("-schedule.mlir")][0])
+    from_dump = env.path("pkg-from-dump")
+    env.compile_model(dump, from_dump, "--parallel-images", "2")
+    for name in ("net.c", "net.h", "net.json"):
+        with open(os.path.join(out, name)) as f, \
+                open(os.path.join(from_dump, name)) as g:
+            check(f.read() == g.read(),
+                  "--parallel-images 2 on the schedule stage's dump: %s "
+                  "differs from the package compiled from the model" % name)
+
     per_image = []
     for index in range(4):
         single = save_npy(env.path("image%d.npy" % index), batch[index:index + 1])
