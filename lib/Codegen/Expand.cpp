@@ -280,20 +280,11 @@ void LaneCopier::copyOp(Operation *op, int64_t lane) {
   }
   builder.setInsertionPoint(op);
   Operation *copy = builder.clone(*op, mapping);
-  SmallVector<OpFoldResult, 1> folded;
-  if (copy->getNumResults() != 1 || failed(copy->fold(folded)) ||
-      folded.empty())
+  SmallVector<Value, 1> folded;
+  if (failed(builder.tryFold(copy, folded)) || folded.empty())
     return;
-  Value result = dyn_cast<Value>(folded.front());
-  if (!result) {
-    Type type = copy->getResult(0).getType();
-    Operation *constant = copy->getDialect()->materializeConstant(
-        builder, cast<Attribute>(folded.front()), type, copy->getLoc());
-    if (!constant)
-      return;
-    result = constant->getResult(0);
-  }
-  mapping.map(op->getResult(0), result);
+  for (auto [result, value] : llvm::zip_equal(op->getResults(), folded))
+    mapping.map(result, value);
   copy->erase();
 }
 
