@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Bench.h"
+#include "Driver/Harness.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -16,22 +17,6 @@ using namespace llvm;
 
 namespace mlir::tgc {
 namespace {
-
-std::string sizeList(ArrayRef<int64_t> bytes) {
-  if (bytes.empty())
-    return "0"; // C has no empty initializer lists
-  return join(map_range(bytes, [](int64_t b) { return std::to_string(b); }),
-              ", ");
-}
-
-std::string initializer(StringRef array, size_t count) {
-  if (count == 0)
-    return "{0}";
-  std::string text = "{";
-  for (size_t i = 0; i < count; ++i)
-    text += formatv("{0}{1}[{2}]", i ? ", " : "", array, i).str();
-  return text + "}";
-}
 
 // {0} the package name, {1} its macro prefix, {2}/{3} the input/output
 // counts, {4}/{5} their byte sizes, {6}/{7} the struct initializers. Braces
@@ -140,9 +125,10 @@ std::string generateBenchHarness(ArrayRef<int64_t> inputBytes,
                                  ArrayRef<int64_t> outputBytes,
                                  StringRef name) {
   return formatv(kBenchHarness, name, name.upper(), inputBytes.size(),
-                 outputBytes.size(), sizeList(inputBytes),
-                 sizeList(outputBytes), initializer("in", inputBytes.size()),
-                 initializer("out", outputBytes.size()))
+                 outputBytes.size(), cNumberList(inputBytes),
+                 cNumberList(outputBytes),
+                 cStructInitializer("in", inputBytes.size()),
+                 cStructInitializer("out", outputBytes.size()))
       .str();
 }
 

@@ -21,31 +21,6 @@ using namespace llvm;
 namespace mlir::tgc {
 namespace {
 
-std::string sizeList(ArrayRef<TensorSpec> specs) {
-  if (specs.empty())
-    return "0";
-  return join(map_range(specs,
-                        [](const TensorSpec &spec) {
-                          return std::to_string(tensorBytes(spec));
-                        }),
-              ", ");
-}
-
-/// `{wrap{array[0]}, ...}` (just `array[0]` without `wrap`), or `{0}` for
-/// the placeholder member of an empty struct.
-std::string initializer(StringRef array, size_t count, StringRef wrap) {
-  if (count == 0)
-    return "{0}";
-  std::string text = "{";
-  for (size_t i = 0; i < count; ++i) {
-    std::string element = formatv("{0}[{1}]", array, i).str();
-    if (!wrap.empty())
-      element = (wrap + "{" + element + "}").str();
-    text += (i ? ", " : "") + element;
-  }
-  return text + "}";
-}
-
 // Shared by both harnesses: {0} the package name, {1} its macro prefix,
 // {2}/{3} the input/output counts, {4}/{5} their byte sizes.
 constexpr const char *kCommon = R"c(#include "{0}.h"
@@ -336,10 +311,10 @@ int main(int argc, char **argv) {{
 std::string formatHarness(const char *text, const ModelSignature &signature,
                           StringRef name, StringRef wrap) {
   return formatv(text, name, name.upper(), signature.inputs.size(),
-                 signature.outputs.size(), sizeList(signature.inputs),
-                 sizeList(signature.outputs),
-                 initializer("in", signature.inputs.size(), wrap),
-                 initializer("out", signature.outputs.size(), wrap))
+                 signature.outputs.size(), cSizeList(signature.inputs),
+                 cSizeList(signature.outputs),
+                 cStructInitializer("in", signature.inputs.size(), wrap),
+                 cStructInitializer("out", signature.outputs.size(), wrap))
       .str();
 }
 

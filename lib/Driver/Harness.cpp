@@ -27,28 +27,31 @@ int64_t tensorBytes(const TensorSpec &spec) {
   return elements * int64_t(::tgc::dtypeSize(spec.dtype));
 }
 
-namespace {
+std::string cNumberList(ArrayRef<int64_t> values) {
+  if (values.empty())
+    return "0";
+  return join(map_range(values, [](int64_t v) { return std::to_string(v); }),
+              ", ");
+}
 
-/// `{a, b, c}` for a struct of pointers, or `{0}` for the placeholder
-/// member of an empty struct.
-std::string initializer(StringRef array, size_t count) {
+std::string cSizeList(ArrayRef<TensorSpec> specs) {
+  return cNumberList(to_vector(map_range(specs, tensorBytes)));
+}
+
+std::string cStructInitializer(StringRef array, size_t count, StringRef wrap) {
   if (count == 0)
     return "{0}";
   std::string text = "{";
-  for (size_t i = 0; i < count; ++i)
-    text += formatv("{0}{1}[{2}]", i ? ", " : "", array, i).str();
+  for (size_t i = 0; i < count; ++i) {
+    std::string element = formatv("{0}[{1}]", array, i).str();
+    if (!wrap.empty())
+      element = (wrap + "{" + element + "}").str();
+    text += (i ? ", " : "") + element;
+  }
   return text + "}";
 }
 
-std::string sizeList(ArrayRef<TensorSpec> specs) {
-  if (specs.empty())
-    return "0"; // C has no empty initializer lists
-  return join(map_range(specs,
-                        [](const TensorSpec &spec) {
-                          return std::to_string(tensorBytes(spec));
-                        }),
-              ", ");
-}
+namespace {
 
 // The fixed part of the harness; {0} is the package name, {1} its upper-case
 // macro prefix, {2}/{3} the input/output counts, {4}/{5} their byte sizes,
@@ -157,10 +160,10 @@ int main(int argc, char **argv) {{
 std::string generateHarness(const ModelSignature &signature, StringRef name,
                             unsigned threads) {
   return formatv(kHarness, name, name.upper(), signature.inputs.size(),
-                 signature.outputs.size(), sizeList(signature.inputs),
-                 sizeList(signature.outputs),
-                 initializer("in", signature.inputs.size()),
-                 initializer("out", signature.outputs.size()),
+                 signature.outputs.size(), cSizeList(signature.inputs),
+                 cSizeList(signature.outputs),
+                 cStructInitializer("in", signature.inputs.size()),
+                 cStructInitializer("out", signature.outputs.size()),
                  std::max(1u, threads))
       .str();
 }

@@ -11,6 +11,7 @@
 #define TGC_DRIVER_HARNESS_H
 
 #include "Driver/Model.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -19,6 +20,21 @@ namespace mlir::tgc {
 
 /// Bytes of a tensor of `spec`'s (static) shape and dtype.
 int64_t tensorBytes(const TensorSpec &spec);
+
+// Pieces of C text the harnesses (run, bench, tune, GPU) share.
+
+/// `1, 2, 3` for the body of a C array initializer; `0` for none, as C has
+/// no empty initializer lists.
+std::string cNumberList(llvm::ArrayRef<int64_t> values);
+
+/// cNumberList of the byte sizes of `specs` (tensorBytes).
+std::string cSizeList(llvm::ArrayRef<TensorSpec> specs);
+
+/// `{array[0], array[1], ...}` for a struct of pointers, each element as
+/// `wrap{array[i]}` when `wrap` is given; `{0}` for the placeholder member
+/// of an empty struct.
+std::string cStructInitializer(llvm::StringRef array, size_t count,
+                               llvm::StringRef wrap = "");
 
 /// The C source of the harness for the package `name` (it includes
 /// "<name>.h"), whose inputs and outputs are `signature`'s, every dimension

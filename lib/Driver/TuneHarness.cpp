@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/TuneHarness.h"
+#include "Driver/Harness.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -17,22 +18,6 @@ using namespace llvm;
 
 namespace mlir::tgc {
 namespace {
-
-std::string numberList(ArrayRef<int64_t> values) {
-  if (values.empty())
-    return "0"; // C has no empty initializer lists
-  return join(map_range(values, [](int64_t v) { return std::to_string(v); }),
-              ", ");
-}
-
-std::string initializer(StringRef array, size_t count) {
-  if (count == 0)
-    return "{0}";
-  std::string text = "{";
-  for (size_t i = 0; i < count; ++i)
-    text += formatv("{0}{1}[{2}]", i ? ", " : "", array, i).str();
-  return text + "}";
-}
 
 // {0} the package name, {1} its macro prefix, {2}/{3} the input/output
 // counts, {4} the input sizes, {5} their fill kinds, {6} the output sizes,
@@ -242,9 +227,10 @@ std::string generateTuneHarness(ArrayRef<int64_t> inputBytes,
                     : kind == FillKind::Float64 ? 1
                                                 : 2);
   return formatv(kTuneHarness, name, name.upper(), inputBytes.size(),
-                 outputBytes.size(), numberList(inputBytes), numberList(fills),
-                 numberList(outputBytes), initializer("in", inputBytes.size()),
-                 initializer("out", outputBytes.size()))
+                 outputBytes.size(), cNumberList(inputBytes),
+                 cNumberList(fills), cNumberList(outputBytes),
+                 cStructInitializer("in", inputBytes.size()),
+                 cStructInitializer("out", outputBytes.size()))
       .str();
 }
 
