@@ -51,7 +51,7 @@ int64_t mlir::tgc::getWeightsDataOffset(const ModelLayout &layout) {
   return getSafetensorsHeader(layout.weights, layout.prefix).size();
 }
 
-static std::string describe(const IoTensor &io) {
+std::string mlir::tgc::describeIoTensor(const IoTensor &io) {
   std::string text = "\"" + sanitizeComment(io.name) + "\" " +
                      getDtypeName(io.type.getElementType()) + " [";
   text +=
@@ -61,10 +61,11 @@ static std::string describe(const IoTensor &io) {
   return text + "]";
 }
 
-static void emitIoMacros(const IoTensor &io, StringRef kind, unsigned index,
-                         StringRef macro, raw_ostream &os) {
+void mlir::tgc::emitIoMacros(const IoTensor &io, StringRef kind, unsigned index,
+                             StringRef macro, raw_ostream &os) {
   std::string m = (macro + "_" + StringRef(io.cName).upper()).str();
-  os << "/* " << kind << " " << index << ": " << describe(io) << " */\n";
+  os << "/* " << kind << " " << index << ": " << describeIoTensor(io)
+     << " */\n";
   os << "#define " << m << "_NAME " << quoteCString(io.name) << "\n";
   os << "#define " << m << "_DTYPE \"" << getDtypeName(io.type.getElementType())
      << "\"\n";
@@ -85,7 +86,7 @@ static void emitStruct(ArrayRef<IoTensor> tensors, StringRef name, bool isConst,
   for (const IoTensor &io : tensors)
     os << "  " << (isConst ? "const " : "")
        << *getCStorageType(io.type.getElementType()) << " *" << io.cName
-       << "; /* " << describe(io) << " */\n";
+       << "; /* " << describeIoTensor(io) << " */\n";
   // C has no empty structs.
   if (tensors.empty())
     os << "  int unused; /* the model has none */\n";

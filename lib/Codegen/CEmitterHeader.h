@@ -25,6 +25,16 @@ std::string getRunParallelSignature(const CEmitterOptions &options);
 /// Size in bytes of the safetensors header, i.e. where its data starts.
 int64_t getWeightsDataOffset(const ModelLayout &layout);
 
+/// `"name" dtype [d0, d1]`: a tensor of the API, as its comments name it.
+std::string describeIoTensor(const IoTensor &io);
+
+/// Writes the macros of input or output `index` (`kind`): a comment that
+/// describes it, then MACRO_NAME_NAME, _DTYPE, _RANK, _SHAPE, _ELEMS and
+/// _BYTES. The C and GPU headers share them, so code reads the same
+/// against either.
+void emitIoMacros(const IoTensor &io, llvm::StringRef kind, unsigned index,
+                  llvm::StringRef macro, llvm::raw_ostream &os);
+
 /// Writes the API declarations: status codes, size, shape and dtype
 /// macros, the I/O structs and the prototypes (what goes inside the
 /// header's include guard).

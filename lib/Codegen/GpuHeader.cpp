@@ -7,39 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/CEmitterHeader.h"
 #include "Codegen/CEmitterSupport.h"
 #include "Codegen/GpuHostGlue.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::tgc;
-
-static std::string describe(const IoTensor &io) {
-  std::string text = "\"" + sanitizeComment(io.name) + "\" " +
-                     getDtypeName(io.type.getElementType()) + " [";
-  text +=
-      llvm::join(llvm::map_range(io.type.getShape(),
-                                 [](int64_t d) { return std::to_string(d); }),
-                 ", ");
-  return text + "]";
-}
-
-static void emitIoMacros(const IoTensor &io, StringRef kind, unsigned index,
-                         StringRef macro, raw_ostream &os) {
-  std::string m = (macro + "_" + StringRef(io.cName).upper()).str();
-  os << "/* " << kind << " " << index << ": " << describe(io) << " */\n";
-  os << "#define " << m << "_NAME " << quoteCString(io.name) << "\n";
-  os << "#define " << m << "_DTYPE \"" << getDtypeName(io.type.getElementType())
-     << "\"\n";
-  os << "#define " << m << "_RANK " << io.type.getRank() << "\n";
-  if (io.type.getRank() > 0) {
-    os << "#define " << m << "_SHAPE { ";
-    llvm::interleave(io.type.getShape(), os, ", ");
-    os << " }\n";
-  }
-  os << "#define " << m << "_ELEMS " << io.getElements() << "\n";
-  os << "#define " << m << "_BYTES " << io.getBytes() << "\n";
-}
 
 /// A struct of one member per tensor: a pointer to its elements (CUDA,
 /// device memory) or its MTL::Buffer (Metal).
@@ -52,7 +26,7 @@ static void emitStruct(ArrayRef<IoTensor> tensors, StringRef name,
     else
       os << "  " << (isConst ? "const " : "")
          << *getCStorageType(io.type.getElementType()) << " *";
-    os << io.cName << "; /* " << describe(io) << " */\n";
+    os << io.cName << "; /* " << describeIoTensor(io) << " */\n";
   }
   if (tensors.empty())
     os << "  int unused; /* the model has none */\n";
