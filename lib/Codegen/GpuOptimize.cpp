@@ -19,29 +19,23 @@ struct GpuOptimize : impl::TgcGpuOptimizeBase<GpuOptimize> {
   using TgcGpuOptimizeBase::TgcGpuOptimizeBase;
 
   void runOnOperation() final {
-    SmallVector<OptAction> listed;
-    SmallVector<StringRef> words;
-    StringRef(actions).split(words, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-    for (StringRef word : words) {
-      std::optional<OptAction> action = parseOptAction(word);
-      if (!action) {
-        getOperation().emitError("tgc-gpu-optimize: '")
-            << word.trim() << "' is not an opt action, such as LOCAL(0,32)";
-        return signalPassFailure();
-      }
-      if (action->kind == OptKind::Thread) {
+    FailureOr<SmallVector<OptAction>> listed = parseOptActionList(
+        actions, getOperation(), "tgc-gpu-optimize", "LOCAL(0,32)");
+    if (failed(listed))
+      return signalPassFailure();
+    for (const OptAction &action : *listed) {
+      if (action.kind == OptKind::Thread) {
         getOperation().emitError("tgc-gpu-optimize: THREAD is a CPU action");
         return signalPassFailure();
       }
-      if (action->kind == OptKind::Tc && action->amount != tensorCoreTile) {
+      if (action.kind == OptKind::Tc && action.amount != tensorCoreTile) {
         getOperation().emitError("tgc-gpu-optimize: ")
-            << word.trim() << " needs tiles of " << action->amount
+            << toString(action) << " needs tiles of " << action.amount
             << "; this target's tensor cores take "
             << (tensorCoreTile ? std::to_string(tensorCoreTile)
                                : std::string("none"));
         return signalPassFailure();
       }
-      listed.push_back(*action);
     }
 
     GpuHeuristicOptions options;
@@ -50,7 +44,7 @@ struct GpuOptimize : impl::TgcGpuOptimizeBase<GpuOptimize> {
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       if (!kernel.isLowered() || kernel.getOpts())
         return WalkResult::advance();
-      for (const OptAction &action : listed) {
+      for (const OptAction &action : *listed) {
         std::string whyNot;
         if (failed(applyOptAction(kernel, action, &whyNot))) {
           kernel.emitOpError("cannot apply ")
@@ -58,7 +52,7 @@ struct GpuOptimize : impl::TgcGpuOptimizeBase<GpuOptimize> {
           return WalkResult::interrupt();
         }
       }
-      if (listed.empty() && heuristic)
+      if (listed->empty() && heuristic)
         applyGpuHeuristic(kernel, options);
       return WalkResult::advance();
     });

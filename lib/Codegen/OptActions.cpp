@@ -272,6 +272,23 @@ std::string mlir::tgc::toString(const OptAction &action) {
   return text + ")";
 }
 
+FailureOr<SmallVector<OptAction>>
+mlir::tgc::parseOptActionList(StringRef text, Operation *op, StringRef pass,
+                              StringRef example) {
+  SmallVector<OptAction> actions;
+  SmallVector<StringRef> words;
+  text.split(words, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef word : words) {
+    std::optional<OptAction> action = parseOptAction(word);
+    if (!action)
+      return op->emitError(pass)
+             << ": '" << word.trim() << "' is not an opt action, such as "
+             << example;
+    actions.push_back(*action);
+  }
+  return actions;
+}
+
 std::optional<OptAction> mlir::tgc::parseOptAction(StringRef text) {
   text = text.trim();
   auto [name, rest] = text.split('(');

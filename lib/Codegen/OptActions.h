@@ -70,6 +70,14 @@ std::string toString(const OptAction &action);
 /// Parses toString's form; std::nullopt if `text` is not one.
 std::optional<OptAction> parseOptAction(llvm::StringRef text);
 
+/// The actions of an optimize pass's `actions` option, separated by ';'.
+/// A word that is no action is an error on `op` that names `pass` and shows
+/// `example`.
+FailureOr<SmallVector<OptAction>> parseOptActionList(llvm::StringRef text,
+                                                     Operation *op,
+                                                     llvm::StringRef pass,
+                                                     llvm::StringRef example);
+
 /// The actions recorded in `kernel`'s `opts`, in order (unparsable entries
 /// are skipped).
 SmallVector<OptAction> getAppliedActions(KernelOp kernel);

@@ -23,23 +23,16 @@ struct Optimize : impl::TgcOptimizeBase<Optimize> {
   using TgcOptimizeBase::TgcOptimizeBase;
 
   void runOnOperation() final {
-    SmallVector<OptAction> listed;
-    SmallVector<StringRef> words;
-    StringRef(actions).split(words, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-    for (StringRef word : words) {
-      std::optional<OptAction> action = parseOptAction(word);
-      if (!action) {
-        getOperation().emitError("tgc-optimize: '")
-            << word.trim() << "' is not an opt action, such as UPCAST(0,4)";
-        return signalPassFailure();
-      }
-      if (action->kind == OptKind::Tc) {
+    FailureOr<SmallVector<OptAction>> listed = parseOptActionList(
+        actions, getOperation(), "tgc-optimize", "UPCAST(0,4)");
+    if (failed(listed))
+      return signalPassFailure();
+    for (const OptAction &action : *listed)
+      if (action.kind == OptKind::Tc) {
         getOperation().emitError("tgc-optimize: TC is a GPU action (a CPU "
                                  "has no tensor cores)");
         return signalPassFailure();
       }
-      listed.push_back(*action);
-    }
 
     TuningDb database;
     if (!tuningDb.empty()) {
@@ -73,7 +66,7 @@ struct Optimize : impl::TgcOptimizeBase<Optimize> {
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       if (!kernel.isLowered() || kernel.getOpts())
         return WalkResult::advance();
-      for (const OptAction &action : listed) {
+      for (const OptAction &action : *listed) {
         std::string whyNot;
         if (failed(applyOptAction(kernel, action, &whyNot))) {
           kernel.emitOpError("cannot apply ")
@@ -81,7 +74,7 @@ struct Optimize : impl::TgcOptimizeBase<Optimize> {
           return WalkResult::interrupt();
         }
       }
-      if (!listed.empty())
+      if (!listed->empty())
         return WalkResult::advance();
       if (const TuningEntry *entry = tuned.lookup(kernel)) {
         for (const std::string &text : entry->actions) {
