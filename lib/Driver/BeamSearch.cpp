@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/BeamSearch.h"
+#include "Driver/Subprocess.h"
 
 #include "Codegen/Heuristic.h"
 #include "Codegen/Package.h"
@@ -86,12 +87,6 @@ SmallVector<int64_t> amountsFor(ArrayRef<int64_t> fixed, int64_t bound) {
       amounts.push_back(d);
   llvm::sort(amounts);
   return amounts;
-}
-
-std::string joinPath(StringRef a, const Twine &b) {
-  SmallString<256> path(a);
-  sys::path::append(path, b);
-  return std::string(path);
 }
 
 std::string toText(ArrayRef<OptAction> actions) {

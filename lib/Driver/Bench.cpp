@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Bench.h"
+#include "Driver/Subprocess.h"
 
 #include "Driver/Compile.h"
 #include "Driver/GpuBench.h"
@@ -35,51 +36,6 @@ namespace mlir::tgc {
 namespace {
 
 constexpr StringLiteral kPackageName = "net";
-
-std::string joinPath(StringRef a, const Twine &b) {
-  SmallString<256> path(a);
-  sys::path::append(path, b);
-  return std::string(path);
-}
-
-LogicalResult writeFile(MLIRContext &context, StringRef path,
-                        StringRef contents) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (!ec) {
-    os << contents;
-    os.close();
-    ec = os.error();
-  }
-  if (ec)
-    return emitError(fileLoc(context, path)) << "cannot write: " << ec.message();
-  return success();
-}
-
-/// Runs `args` with stdout to `stdoutPath` and stderr to `stderrPath`;
-/// the exit status, or -1 with `error` set if it did not run.
-int execute(ArrayRef<std::string> args, StringRef stdoutPath,
-            StringRef stderrPath, std::string &error) {
-  ErrorOr<std::string> program = sys::findProgramByName(args.front());
-  if (!program) {
-    error = "'" + args.front() + "' not found";
-    return -1;
-  }
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, stdoutPath,
-                                          stderrPath};
-  int status = sys::ExecuteAndWait(*program, argRefs, std::nullopt, redirects,
-                                   0, 0, &error);
-  return status < 0 ? -1 : status;
-}
-
-std::string fileText(StringRef path, size_t most = 4000) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);
-  if (!file)
-    return "";
-  StringRef text = (*file)->getBuffer().rtrim();
-  return text.take_back(most).str();
-}
 
 /// A made-up input: uniform in [-1, 1) for floats (from a fixed
 /// generator, so runs are comparable), alternating 0 and 1 otherwise.
@@ -227,7 +183,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
         joinPath(scratch->path(), "input_" + Twine(i) + ".bin"));
     StringRef bytes(reinterpret_cast<const char *>(tensor.data.data()),
                     tensor.data.size());
-    if (failed(writeFile(context, inputFiles.back(), bytes)))
+    if (failed(writeTextFile(context, inputFiles.back(), bytes)))
       return failure();
   }
   if (options.target == "cuda")
@@ -241,9 +197,9 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   for (const TensorSpec &spec : compiled.outputs)
     outputBytes.push_back(tensorBytes(spec));
   std::string harness = joinPath(scratch->path(), "bench.c");
-  if (failed(writeFile(context, harness,
-                       generateBenchHarness(inputBytes, outputBytes,
-                                            kPackageName))))
+  if (failed(writeTextFile(
+          context, harness,
+          generateBenchHarness(inputBytes, outputBytes, kPackageName))))
     return failure();
   const char *ccEnv = std::getenv("CC");
   StringRef cc = ccEnv && *ccEnv ? StringRef(ccEnv) : StringRef("cc");
@@ -267,14 +223,13 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   if (options.verbose)
     errs() << "tgc: " << join(args, " ") << "\n";
   std::string ccLog = joinPath(scratch->path(), "cc.log"), error;
-  int status = execute(args, ccLog, ccLog, error);
+  int status = runProgram(args, ccLog, ccLog, error);
   if (status == -1)
     return emitError(loc) << "cannot run the C compiler: " << error;
   if (status != 0)
     return emitError(loc) << "the C compiler ('" << cc << "') failed on the "
-                          << "generated code (exit status " << status
-                          << "):\n"
-                          << fileText(ccLog);
+                          << "generated code (exit status " << status << "):\n"
+                          << readFileTail(ccLog);
 
   std::vector<std::string> run = {executable,
                                   std::to_string(options.iterations),
@@ -282,12 +237,12 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   run.insert(run.end(), inputFiles.begin(), inputFiles.end());
   std::string times = joinPath(scratch->path(), "times.txt");
   std::string runLog = joinPath(scratch->path(), "run.log");
-  status = execute(run, times, runLog, error);
+  status = runProgram(run, times, runLog, error);
   if (status == -1)
     return emitError(loc) << "the compiled model did not finish: " << error;
   if (status != 0)
-    return emitError(loc) << "the compiled model failed (exit status "
-                          << status << "): " << fileText(runLog);
+    return emitError(loc) << "the compiled model failed (exit status " << status
+                          << "): " << readFileTail(runLog);
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(times);
   SmallVector<double> samples;

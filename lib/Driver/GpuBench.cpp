@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/GpuBench.h"
+#include "Driver/Subprocess.h"
 
 #include "Driver/GpuRunner.h"
 #include "llvm/ADT/SmallString.h"
@@ -30,12 +31,6 @@ namespace {
 constexpr StringLiteral kEmulationNote =
     "the CPU emulation of the CUDA runtime (no NVIDIA GPU here): these times "
     "are the emulator's and mean nothing for a GPU";
-
-std::string joinPath(StringRef a, const Twine &b) {
-  SmallString<256> path(a);
-  sys::path::append(path, b);
-  return std::string(path);
-}
 
 std::string fileTail(StringRef path, size_t most = 4000) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);

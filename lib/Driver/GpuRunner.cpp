@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/GpuRunner.h"
+#include "Driver/Subprocess.h"
 
 #include "Runtime/gpu_emu/GpuEmuFiles.h"
 #include "llvm/ADT/SmallString.h"
@@ -30,37 +31,6 @@ using namespace llvm;
 namespace mlir::tgc {
 namespace {
 
-constexpr size_t kLogTailBytes = 4000;
-
-std::string joinPath(StringRef a, const Twine &b) {
-  SmallString<256> path(a);
-  sys::path::append(path, b);
-  return std::string(path);
-}
-
-std::string logTail(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> log = MemoryBuffer::getFile(path);
-  if (!log)
-    return "";
-  StringRef text = (*log)->getBuffer().rtrim();
-  if (text.size() > kLogTailBytes)
-    text = text.take_back(kLogTailBytes);
-  return text.str();
-}
-
-LogicalResult writeFile(Location loc, StringRef path, StringRef contents) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (!ec) {
-    os << contents;
-    os.close();
-    ec = os.error();
-  }
-  if (ec)
-    return emitError(loc) << path << ": cannot write: " << ec.message();
-  return success();
-}
-
 /// The words of $`variable` (a command that may carry flags), or
 /// `fallback`.
 std::vector<std::string> commandFrom(const char *variable, StringRef fallback) {
@@ -71,38 +41,20 @@ std::vector<std::string> commandFrom(const char *variable, StringRef fallback) {
   return std::vector<std::string>(words.begin(), words.end());
 }
 
-/// Runs `args` with stdout and stderr to `log`; the exit status, or -1
-/// with `error` set.
-int execute(ArrayRef<std::string> args, StringRef log, std::string &error) {
-  ErrorOr<std::string> program = sys::fs::exists(args.front())
-                                     ? ErrorOr<std::string>(args.front())
-                                     : sys::findProgramByName(args.front());
-  if (!program) {
-    error = "'" + args.front() + "' not found";
-    return -1;
-  }
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, log, log};
-  int status = sys::ExecuteAndWait(*program, argRefs, /*Env=*/std::nullopt,
-                                   redirects, /*SecondsToWait=*/0,
-                                   /*MemoryLimit=*/0, &error);
-  return status < 0 ? -1 : status;
-}
-
 /// Runs a compiler; an error with its output at `loc` if it fails.
 LogicalResult compile(Location loc, ArrayRef<std::string> args, StringRef log,
                       bool verbose) {
   if (verbose)
     errs() << "tgc: " << join(args, " ") << "\n";
   std::string error;
-  int status = execute(args, log, error);
+  int status = runProgram(args, log, log, error);
   if (status == -1)
     return emitError(loc) << "cannot run '" << args.front() << "': " << error;
   if (status != 0)
     return emitError(loc) << "'" << args.front()
                           << "' failed on the generated code (exit status "
                           << status << "):\n"
-                          << logTail(log);
+                          << readFileTail(log);
   return success();
 }
 
@@ -123,8 +75,8 @@ bool hasNvidiaGpu() {
   if (sys::fs::createTemporaryFile("tgc-nvidia-smi", "txt", log))
     return false;
   std::string error;
-  int status = execute({*smi, "-L"}, log, error);
-  std::string listed = logTail(log);
+  int status = runProgram({*smi, "-L"}, log, log, error);
+  std::string listed = readFileTail(log);
   sys::fs::remove(log);
   return status == 0 && StringRef(listed).contains("GPU ");
 }
@@ -147,9 +99,9 @@ bool isGcc(ArrayRef<std::string> cxx, StringRef dir) {
   std::string log = joinPath(dir, "version.txt"), error;
   std::vector<std::string> args(cxx.begin(), cxx.end());
   args.push_back("--version");
-  if (execute(args, log, error) != 0)
+  if (runProgram(args, log, log, error) != 0)
     return false;
-  std::string version = logTail(log);
+  std::string version = readFileTail(log);
   sys::fs::remove(log);
   return StringRef(version).contains("Free Software Foundation") &&
          !StringRef(version).contains("clang");
@@ -193,7 +145,7 @@ FailureOr<std::string> getEmulation(Location loc, ArrayRef<std::string> cxx,
   for (const GpuEmuFile &file : getGpuEmuFiles()) {
     std::string path = joinPath(building, file.path);
     sys::fs::create_directories(sys::path::parent_path(path));
-    if (failed(writeFile(loc, path, file.contents)))
+    if (failed(writeTextFile(*loc.getContext(), path, file.contents)))
       return failure();
   }
   for (StringRef source : {"tgc_gpu_emu", "cuda_emu", "metal_emu"}) {
@@ -220,11 +172,12 @@ FailureOr<std::string> getEmulation(Location loc, ArrayRef<std::string> cxx,
       if (verbose)
         errs() << "tgc: " << join(args, " ") << "\n";
       std::string error;
-      if (execute(args, joinPath(building, "pch.log"), error) != 0)
+      std::string log = joinPath(building, "pch.log");
+      if (runProgram(args, log, log, error) != 0)
         sys::fs::remove(header + ".gch");
     }
   }
-  if (failed(writeFile(loc, joinPath(building, "ready"), "")))
+  if (failed(writeTextFile(*loc.getContext(), joinPath(building, "ready"), "")))
     return failure();
   if (sys::fs::rename(building, dir) && !sys::fs::exists(joinPath(dir, "ready")))
     return emitError(loc) << dir << ": cannot create the emulation folder";
@@ -286,7 +239,7 @@ LogicalResult buildGpuProgram(Location loc, StringRef packageDir,
                               std::string *compileLine) {
   bool cuda = target == "cuda";
   std::string harness = joinPath(workDir, cuda ? "harness.cu" : "harness.cpp");
-  if (failed(writeFile(loc, harness, harnessSource)))
+  if (failed(writeTextFile(*loc.getContext(), harness, harnessSource)))
     return failure();
   std::string host = joinPath(packageDir, name + (cuda ? ".cu" : "_metal.cpp"));
   std::string weights = joinPath(packageDir, name + "_weights.c");
@@ -339,7 +292,7 @@ LogicalResult buildGpuProgram(Location loc, StringRef packageDir,
     for (const std::string &kernel : *kernels)
       registration += "TGC_METAL_KERNEL(" + kernel + ")\n";
     std::string kernelsFile = joinPath(workDir, "kernels.cpp");
-    if (failed(writeFile(loc, kernelsFile, registration)))
+    if (failed(writeTextFile(*loc.getContext(), kernelsFile, registration)))
       return failure();
     args.insert(args.end(), {harness, host, kernelsFile,
                              joinPath(*emulation, "metal_emu.o")});

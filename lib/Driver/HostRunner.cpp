@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/HostRunner.h"
+#include "Driver/Subprocess.h"
 
 #include "Driver/GpuRunner.h"
 #include "Driver/Harness.h"
@@ -31,57 +32,6 @@ namespace {
 
 /// The package name inside the scratch folder; users never see it.
 constexpr StringLiteral kPackageName = "net";
-/// How much of a failing compiler's or harness's output an error repeats.
-constexpr size_t kLogTailBytes = 4000;
-
-std::string joinPath(StringRef a, const Twine &b) {
-  SmallString<256> path(a);
-  sys::path::append(path, b);
-  return std::string(path);
-}
-
-/// The end of a log file, for an error message.
-std::string logTail(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> log = MemoryBuffer::getFile(path);
-  if (!log)
-    return "";
-  StringRef text = (*log)->getBuffer().rtrim();
-  if (text.size() > kLogTailBytes)
-    text = text.take_back(kLogTailBytes);
-  return text.str();
-}
-
-LogicalResult writeFile(MLIRContext &context, StringRef path,
-                        StringRef contents) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (!ec) {
-    os << contents;
-    os.close();
-    ec = os.error();
-  }
-  if (ec)
-    return emitError(fileLoc(context, path))
-           << "cannot write: " << ec.message();
-  return success();
-}
-
-/// Runs `args` (args[0] the program) with stdout and stderr to `log`.
-/// Returns the exit status, or -1 with `error` set if it did not run or
-/// crashed.
-int execute(ArrayRef<std::string> args, StringRef log, std::string &error) {
-  ErrorOr<std::string> program = sys::findProgramByName(args.front());
-  if (!program) {
-    error = "'" + args.front() + "' not found";
-    return -1;
-  }
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, log, log};
-  int status = sys::ExecuteAndWait(*program, argRefs, /*Env=*/std::nullopt,
-                                   redirects, /*SecondsToWait=*/0,
-                                   /*MemoryLimit=*/0, &error);
-  return status < 0 ? -1 : status;
-}
 
 } // namespace
 
@@ -185,8 +135,8 @@ LogicalResult HostRunner::build(bool verbose) {
                            target, getGpuRunMode(target), signature, verbose,
                            executable);
   std::string harness = joinPath(scratch.path(), "harness.c");
-  if (failed(writeFile(context, harness,
-                       generateHarness(signature, kPackageName, threads))))
+  if (failed(writeTextFile(context, harness,
+                           generateHarness(signature, kPackageName, threads))))
     return failure();
 
   // $CC may carry flags ("ccache gcc", "clang -m64").
@@ -223,7 +173,7 @@ LogicalResult HostRunner::build(bool verbose) {
   auto start = std::chrono::steady_clock::now();
   std::string log = joinPath(scratch.path(), "cc.log");
   std::string error;
-  int status = execute(args, log, error);
+  int status = runProgram(args, log, log, error);
   if (verbose)
     errs() << formatv("tgc: {0,-10} {1,10:f1} ms\n", "cc",
                       std::chrono::duration<double, std::milli>(
@@ -234,7 +184,7 @@ LogicalResult HostRunner::build(bool verbose) {
   if (status != 0)
     return emitError(loc) << "the C compiler ('" << cc << "') failed on the "
                           << "generated code (exit status " << status << "):\n"
-                          << logTail(log);
+                          << readFileTail(log);
   return success();
 }
 
@@ -253,7 +203,7 @@ HostRunner::run(ArrayRef<const HostTensor *> inputs) {
     args.push_back(joinPath(dir, "input_" + Twine(i) + ".bin"));
     StringRef bytes(reinterpret_cast<const char *>(input->data.data()),
                     input->data.size());
-    if (failed(writeFile(context, args.back(), bytes)))
+    if (failed(writeTextFile(context, args.back(), bytes)))
       return failure();
   }
   for (size_t i = 0; i < signature.outputs.size(); ++i)
@@ -261,12 +211,12 @@ HostRunner::run(ArrayRef<const HostTensor *> inputs) {
 
   std::string log = joinPath(dir, "run.log");
   std::string error;
-  int status = execute(args, log, error);
+  int status = runProgram(args, log, log, error);
   if (status == -1)
     return emitError(loc) << "the compiled model did not finish: " << error;
   if (status != 0)
     return emitError(loc) << "the compiled model failed (exit status " << status
-                          << "): " << logTail(log);
+                          << "): " << readFileTail(log);
 
   std::vector<HostTensor> outputs;
   for (auto [i, spec] : enumerate(signature.outputs)) {

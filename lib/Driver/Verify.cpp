@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Verify.h"
+#include "Driver/Subprocess.h"
 
 #include "Driver/Diagnostics.h"
 #include "Driver/GpuRunner.h"
@@ -39,12 +40,6 @@ struct DataSet {
   /// Elements of each sequence or optional input, by container name.
   std::map<std::string, int64_t> containerCounts;
 };
-
-std::string joinPath(StringRef a, const Twine &b) {
-  SmallString<256> path(a);
-  sys::path::append(path, b);
-  return std::string(path);
-}
 
 /// The first of `candidates` (file names in `dir`) that exists, or "".
 std::string findFile(StringRef dir, ArrayRef<std::string> candidates) {
