@@ -1,4 +1,4 @@
-//===- Subprocess.cpp - files and programs of the build-and-run commands -===//
+//===- Subprocess.cpp - files and programs of build-and-run -----*- C++ -*-===//
 
 #include "Driver/Subprocess.h"
 #include "Driver/Model.h"

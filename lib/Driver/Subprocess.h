@@ -1,5 +1,4 @@
-//===- Subprocess.h - files and programs of the build-and-run commands -*- C++
-//-*-===//
+//===- Subprocess.h - files and programs of build-and-run -------*- C++ -*-===//
 //
 // `tgc run`, `verify`, `bench`, `tune` and the GPU runner all write C
 // next to a package, run a compiler and then a program, and quote the end
