@@ -19,11 +19,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/BeamSearch.h"
-#include "Driver/Subprocess.h"
 
 #include "Codegen/Heuristic.h"
 #include "Codegen/Package.h"
 #include "Codegen/Pipeline.h"
+#include "Driver/Subprocess.h"
 #include "Driver/TuneHarness.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"

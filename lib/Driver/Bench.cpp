@@ -8,13 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Bench.h"
-#include "Driver/Subprocess.h"
 
 #include "Driver/Compile.h"
 #include "Driver/GpuBench.h"
-#include "Driver/HostRunner.h"
 #include "Driver/Harness.h"
+#include "Driver/HostRunner.h"
 #include "Driver/StagingDir.h"
+#include "Driver/Subprocess.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

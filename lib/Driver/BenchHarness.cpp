@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Bench.h"
-#include "Driver/Harness.h"
 
+#include "Driver/Harness.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 

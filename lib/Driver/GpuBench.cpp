@@ -10,9 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/GpuBench.h"
-#include "Driver/Subprocess.h"
 
 #include "Driver/GpuRunner.h"
+#include "Driver/Subprocess.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

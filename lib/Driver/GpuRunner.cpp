@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/GpuRunner.h"
-#include "Driver/Subprocess.h"
 
+#include "Driver/Subprocess.h"
 #include "Runtime/gpu_emu/GpuEmuFiles.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

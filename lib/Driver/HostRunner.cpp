@@ -6,10 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/HostRunner.h"
-#include "Driver/Subprocess.h"
 
 #include "Driver/GpuRunner.h"
 #include "Driver/Harness.h"
+#include "Driver/Subprocess.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

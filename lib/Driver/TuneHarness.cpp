@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/TuneHarness.h"
-#include "Driver/Harness.h"
 
+#include "Driver/Harness.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 

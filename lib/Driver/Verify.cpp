@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Verify.h"
-#include "Driver/Subprocess.h"
 
 #include "Driver/Diagnostics.h"
 #include "Driver/GpuRunner.h"
 #include "Driver/HostRunner.h"
+#include "Driver/Subprocess.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
