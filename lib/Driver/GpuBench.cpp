@@ -19,7 +19,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 #include <optional>
 
@@ -31,13 +30,6 @@ namespace {
 constexpr StringLiteral kEmulationNote =
     "the CPU emulation of the CUDA runtime (no NVIDIA GPU here): these times "
     "are the emulator's and mean nothing for a GPU";
-
-std::string fileTail(StringRef path, size_t most = 4000) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);
-  if (!file)
-    return "";
-  return (*file)->getBuffer().rtrim().take_back(most).str();
-}
 
 /// "XxYxZ" of a manifest's [x, y, z], or "?".
 std::string formatDims(const json::Array *dims) {
@@ -145,22 +137,18 @@ LogicalResult benchCudaPackage(Location loc, StringRef model,
                              options.verbose, executable, &compileLine)))
     return failure();
 
-  SmallVector<StringRef> args = {executable};
-  std::string iterations = std::to_string(options.iterations);
-  args.push_back(iterations);
-  args.append(inputFiles.begin(), inputFiles.end());
+  std::vector<std::string> args = {executable,
+                                   std::to_string(options.iterations)};
+  args.insert(args.end(), inputFiles.begin(), inputFiles.end());
   std::string samplesPath = joinPath(workDir, "samples.txt");
   std::string logPath = joinPath(workDir, "bench.log");
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(samplesPath),
-                                          StringRef(logPath)};
   std::string error;
-  int status = sys::ExecuteAndWait(executable, args, std::nullopt, redirects,
-                                   0, 0, &error);
+  int status = runProgram(args, samplesPath, logPath, error);
   if (status < 0)
     return emitError(loc) << "the timing program did not finish: " << error;
   if (status != 0)
-    return emitError(loc) << "the timing program failed (exit status "
-                          << status << "): " << fileTail(logPath);
+    return emitError(loc) << "the timing program failed (exit status " << status
+                          << "): " << readFileTail(logPath);
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> text =
       MemoryBuffer::getFile(samplesPath);
