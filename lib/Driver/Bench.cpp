@@ -183,7 +183,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
         joinPath(scratch->path(), "input_" + Twine(i) + ".bin"));
     StringRef bytes(reinterpret_cast<const char *>(tensor.data.data()),
                     tensor.data.size());
-    if (failed(writeTextFile(context, inputFiles.back(), bytes)))
+    if (failed(writeFile(context, inputFiles.back(), bytes)))
       return failure();
   }
   if (options.target == "cuda")
@@ -197,7 +197,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   for (const TensorSpec &spec : compiled.outputs)
     outputBytes.push_back(tensorBytes(spec));
   std::string harness = joinPath(scratch->path(), "bench.c");
-  if (failed(writeTextFile(
+  if (failed(writeFile(
           context, harness,
           generateBenchHarness(inputBytes, outputBytes, kPackageName))))
     return failure();

@@ -145,7 +145,7 @@ FailureOr<std::string> getEmulation(Location loc, ArrayRef<std::string> cxx,
   for (const GpuEmuFile &file : getGpuEmuFiles()) {
     std::string path = joinPath(building, file.path);
     sys::fs::create_directories(sys::path::parent_path(path));
-    if (failed(writeTextFile(*loc.getContext(), path, file.contents)))
+    if (failed(writeFile(*loc.getContext(), path, file.contents)))
       return failure();
   }
   for (StringRef source : {"tgc_gpu_emu", "cuda_emu", "metal_emu"}) {
@@ -177,7 +177,7 @@ FailureOr<std::string> getEmulation(Location loc, ArrayRef<std::string> cxx,
         sys::fs::remove(header + ".gch");
     }
   }
-  if (failed(writeTextFile(*loc.getContext(), joinPath(building, "ready"), "")))
+  if (failed(writeFile(*loc.getContext(), joinPath(building, "ready"), "")))
     return failure();
   if (sys::fs::rename(building, dir) && !sys::fs::exists(joinPath(dir, "ready")))
     return emitError(loc) << dir << ": cannot create the emulation folder";
@@ -239,7 +239,7 @@ LogicalResult buildGpuProgram(Location loc, StringRef packageDir,
                               std::string *compileLine) {
   bool cuda = target == "cuda";
   std::string harness = joinPath(workDir, cuda ? "harness.cu" : "harness.cpp");
-  if (failed(writeTextFile(*loc.getContext(), harness, harnessSource)))
+  if (failed(writeFile(*loc.getContext(), harness, harnessSource)))
     return failure();
   std::string host = joinPath(packageDir, name + (cuda ? ".cu" : "_metal.cpp"));
   std::string weights = joinPath(packageDir, name + "_weights.c");
@@ -292,7 +292,7 @@ LogicalResult buildGpuProgram(Location loc, StringRef packageDir,
     for (const std::string &kernel : *kernels)
       registration += "TGC_METAL_KERNEL(" + kernel + ")\n";
     std::string kernelsFile = joinPath(workDir, "kernels.cpp");
-    if (failed(writeTextFile(*loc.getContext(), kernelsFile, registration)))
+    if (failed(writeFile(*loc.getContext(), kernelsFile, registration)))
       return failure();
     args.insert(args.end(), {harness, host, kernelsFile,
                              joinPath(*emulation, "metal_emu.o")});

@@ -135,8 +135,8 @@ LogicalResult HostRunner::build(bool verbose) {
                            target, getGpuRunMode(target), signature, verbose,
                            executable);
   std::string harness = joinPath(scratch.path(), "harness.c");
-  if (failed(writeTextFile(context, harness,
-                           generateHarness(signature, kPackageName, threads))))
+  if (failed(writeFile(context, harness,
+                       generateHarness(signature, kPackageName, threads))))
     return failure();
 
   // $CC may carry flags ("ccache gcc", "clang -m64").
@@ -203,7 +203,7 @@ HostRunner::run(ArrayRef<const HostTensor *> inputs) {
     args.push_back(joinPath(dir, "input_" + Twine(i) + ".bin"));
     StringRef bytes(reinterpret_cast<const char *>(input->data.data()),
                     input->data.size());
-    if (failed(writeTextFile(context, args.back(), bytes)))
+    if (failed(writeFile(context, args.back(), bytes)))
       return failure();
   }
   for (size_t i = 0; i < signature.outputs.size(); ++i)

@@ -26,8 +26,8 @@ std::string readFileTail(StringRef path, size_t most) {
   return (*file)->getBuffer().rtrim().take_back(most).str();
 }
 
-LogicalResult writeTextFile(MLIRContext &context, StringRef path,
-                            StringRef contents) {
+LogicalResult writeFile(MLIRContext &context, StringRef path,
+                        StringRef contents) {
   std::error_code ec;
   raw_fd_ostream os(path, ec);
   if (!ec) {

@@ -27,9 +27,10 @@ std::string joinPath(llvm::StringRef dir, const llvm::Twine &name);
 /// trailing whitespace dropped, for an error message; empty if unreadable.
 std::string readFileTail(llvm::StringRef path, size_t most = 4000);
 
-/// Writes `contents` to `path`; an error naming the file if it cannot.
-LogicalResult writeTextFile(MLIRContext &context, llvm::StringRef path,
-                            llvm::StringRef contents);
+/// Writes `contents` (C source or a tensor's raw bytes) to `path`, as they
+/// are; an error naming the file if it cannot.
+LogicalResult writeFile(MLIRContext &context, llvm::StringRef path,
+                        llvm::StringRef contents);
 
 /// Runs `args` (args[0] a path, or a program found on PATH) with stdout and
 /// stderr sent to the files given (inherited where not): its exit status,
