@@ -21,8 +21,9 @@ using namespace llvm;
 namespace mlir::tgc {
 namespace {
 
-// Shared by both harnesses: {0} the package name, {1} its macro prefix,
-// {2}/{3} the input/output counts, {4}/{5} their byte sizes.
+// Shared by all GPU harnesses, with read_raw (cRawFileFunctions): {0} the
+// package name, {1} its macro prefix, {2}/{3} the input/output counts,
+// {4}/{5} their byte sizes.
 constexpr const char *kCommon = R"c(#include "{0}.h"
 
 #include <stdint.h>
@@ -38,41 +39,10 @@ static_assert({1}_NUM_OUTPUTS == NUM_OUT, "the package's outputs");
 static const size_t in_bytes[] = {{{4}};
 static const size_t out_bytes[] = {{{5}};
 
-static void *read_raw(const char *path, size_t bytes) {{
-  FILE *f = fopen(path, "rb");
-  void *data = malloc(bytes ? bytes : 1);
-  size_t got = 0;
-  int extra = EOF;
-  if (!f || !data) {{
-    fprintf(stderr, "harness: cannot read %s\n", path);
-    exit(2);
-  }
-  got = fread(data, 1, bytes, f);
-  extra = fgetc(f);
-  fclose(f);
-  if (got != bytes || extra != EOF) {{
-    fprintf(stderr, "harness: %s: expected exactly %lu bytes\n", path,
-            (unsigned long)bytes);
-    exit(2);
-  }
-  return data;
-}
-
 static void check_status(int status, const char *what) {{
   if (status != {1}_OK) {{
     fprintf(stderr, "harness: %s returned %d\n", what, status);
     exit(3);
-  }
-}
-)c";
-
-// What the run harnesses add: writing the outputs.
-constexpr const char *kWriteRaw = R"c(
-static void write_raw(const char *path, const void *data, size_t bytes) {{
-  FILE *f = fopen(path, "wb");
-  if (!f || fwrite(data, 1, bytes, f) != bytes || fclose(f) != 0) {{
-    fprintf(stderr, "harness: cannot write %s\n", path);
-    exit(2);
   }
 }
 )c";
@@ -327,7 +297,9 @@ std::string generateCudaBenchHarness(const ModelSignature &signature,
   auto format = [&](const char *text) {
     return formatHarness(text, signature, name, "device_ptr");
   };
-  return head + format(kCommon) + format(kCudaCommon) + format(kCudaBench);
+  return head + format(kCommon) +
+         cRawFileFunctions("harness", /*withWrite=*/false) +
+         format(kCudaCommon) + format(kCudaBench);
 }
 
 std::string generateGpuHarness(const ModelSignature &signature,
@@ -345,7 +317,8 @@ std::string generateGpuHarness(const ModelSignature &signature,
   auto format = [&](const char *text) {
     return formatHarness(text, signature, name, wrap);
   };
-  std::string body = head + format(kCommon) + format(kWriteRaw);
+  std::string body =
+      head + format(kCommon) + cRawFileFunctions("harness", /*withWrite=*/true);
   if (cuda)
     return body + format(kCudaCommon) + format(kCuda);
   return body + format(kMetal);

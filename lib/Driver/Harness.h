@@ -36,6 +36,13 @@ std::string cSizeList(llvm::ArrayRef<TensorSpec> specs);
 std::string cStructInitializer(llvm::StringRef array, size_t count,
                                llvm::StringRef wrap = "");
 
+/// C text of `read_raw(path, bytes)`, which returns a malloc'd copy of a
+/// file that must hold exactly `bytes` bytes, and, with `withWrite`,
+/// `write_raw(path, data, bytes)`. Both exit with 2 after a message that
+/// starts with `program` (the harness's name in its messages). The text
+/// needs <stdio.h> and <stdlib.h>.
+std::string cRawFileFunctions(llvm::StringRef program, bool withWrite);
+
 /// The C source of the harness for the package `name` (it includes
 /// "<name>.h"), whose inputs and outputs are `signature`'s, every dimension
 /// bound. The program's arguments are one raw input file per input, then
