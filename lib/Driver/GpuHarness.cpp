@@ -47,7 +47,7 @@ static void check_status(int status, const char *what) {{
 }
 )c";
 
-// The CUDA helpers of both CUDA harnesses.
+// The CUDA helpers of both CUDA harnesses (after kCommon and read_raw).
 constexpr const char *kCudaCommon = R"c(
 #include <cuda_runtime.h>
 
@@ -69,6 +69,27 @@ struct device_ptr {{
   void *pointer;
   template <class T> operator T *() const {{ return static_cast<T *>(pointer); }
 };
+
+/* The device buffers of a run: the arena, the weights (uploaded), each
+   input (read from input_files[i] and copied over) and each output. */
+static void alloc_run_buffers(cudaStream_t stream, char **input_files,
+                              void **arena, void **weights, void **in,
+                              void **out) {{
+  void *host;
+  int i;
+  *arena = device_alloc({1}_ARENA_BYTES);
+  *weights = device_alloc({1}_WEIGHTS_BYTES);
+  check_status({0}_upload_weights(*weights, stream), "{0}_upload_weights");
+  for (i = 0; i < NUM_IN; ++i) {{
+    host = read_raw(input_files[i], in_bytes[i]);
+    in[i] = device_alloc(in_bytes[i]);
+    check(cudaMemcpy(in[i], host, in_bytes[i], cudaMemcpyHostToDevice),
+          "cudaMemcpy to the device");
+    free(host);
+  }
+  for (i = 0; i < NUM_OUT; ++i)
+    out[i] = device_alloc(out_bytes[i]);
+}
 )c";
 
 // {0} the package name, {1} its macro prefix, {6}/{7} the struct
@@ -85,18 +106,7 @@ int main(int argc, char **argv) {{
     return 2;
   }
   check(cudaStreamCreate(&stream), "cudaStreamCreate");
-  arena = device_alloc({1}_ARENA_BYTES);
-  weights = device_alloc({1}_WEIGHTS_BYTES);
-  check_status({0}_upload_weights(weights, stream), "{0}_upload_weights");
-  for (i = 0; i < NUM_IN; ++i) {{
-    host = read_raw(argv[1 + i], in_bytes[i]);
-    in[i] = device_alloc(in_bytes[i]);
-    check(cudaMemcpy(in[i], host, in_bytes[i], cudaMemcpyHostToDevice),
-          "cudaMemcpy to the device");
-    free(host);
-  }
-  for (i = 0; i < NUM_OUT; ++i)
-    out[i] = device_alloc(out_bytes[i]);
+  alloc_run_buffers(stream, argv + 1, &arena, &weights, in, out);
   {{
     {0}_inputs inputs = {6};
     {0}_outputs outputs = {7};
@@ -201,7 +211,7 @@ static float elapsed(cudaEvent_t start, cudaEvent_t end) {{
 }
 
 int main(int argc, char **argv) {{
-  void *in[NUM_IN + 1], *out[NUM_OUT + 1], *host;
+  void *in[NUM_IN + 1], *out[NUM_OUT + 1];
   void *arena, *weights;
   cudaStream_t stream;
   cudaEvent_t start, end, marks[{1}_NUM_KERNELS + 1];
@@ -221,18 +231,7 @@ int main(int argc, char **argv) {{
   check(cudaEventCreate(&end), "cudaEventCreate");
   for (k = 0; k <= {1}_NUM_KERNELS; ++k)
     check(cudaEventCreate(&marks[k]), "cudaEventCreate");
-  arena = device_alloc({1}_ARENA_BYTES);
-  weights = device_alloc({1}_WEIGHTS_BYTES);
-  check_status({0}_upload_weights(weights, stream), "{0}_upload_weights");
-  for (i = 0; i < NUM_IN; ++i) {{
-    host = read_raw(argv[2 + i], in_bytes[i]);
-    in[i] = device_alloc(in_bytes[i]);
-    check(cudaMemcpy(in[i], host, in_bytes[i], cudaMemcpyHostToDevice),
-          "cudaMemcpy to the device");
-    free(host);
-  }
-  for (i = 0; i < NUM_OUT; ++i)
-    out[i] = device_alloc(out_bytes[i]);
+  alloc_run_buffers(stream, argv + 2, &arena, &weights, in, out);
   {{
     {0}_inputs inputs = {6};
     {0}_outputs outputs = {7};
