@@ -22,23 +22,14 @@ namespace mlir::tgc {
 namespace {
 
 // Shared by all GPU harnesses, with read_raw (cRawFileFunctions): {0} the
-// package name, {1} its macro prefix, {2}/{3} the input/output counts,
-// {4}/{5} their byte sizes.
+// package name, {1} its macro prefix, {2} the I/O table (cIoTable).
 constexpr const char *kCommon = R"c(#include "{0}.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NUM_IN {2}
-#define NUM_OUT {3}
-static_assert({1}_NUM_INPUTS == NUM_IN, "the package's inputs");
-static_assert({1}_NUM_OUTPUTS == NUM_OUT, "the package's outputs");
-
-static const size_t in_bytes[] = {{{4}};
-static const size_t out_bytes[] = {{{5}};
-
+{2}
 static void check_status(int status, const char *what) {{
   if (status != {1}_OK) {{
     fprintf(stderr, "harness: %s returned %d\n", what, status);
@@ -92,7 +83,7 @@ static void alloc_run_buffers(cudaStream_t stream, char **input_files,
 }
 )c";
 
-// {0} the package name, {1} its macro prefix, {6}/{7} the struct
+// {0} the package name, {1} its macro prefix, {3}/{4} the struct
 // initializers.
 constexpr const char *kCuda = R"c(
 int main(int argc, char **argv) {{
@@ -108,8 +99,8 @@ int main(int argc, char **argv) {{
   check(cudaStreamCreate(&stream), "cudaStreamCreate");
   alloc_run_buffers(stream, argv + 1, &arena, &weights, in, out);
   {{
-    {0}_inputs inputs = {6};
-    {0}_outputs outputs = {7};
+    {0}_inputs inputs = {3};
+    {0}_outputs outputs = {4};
     check_status({0}_run(&inputs, &outputs, arena, weights, stream),
                  "{0}_run");
   }
@@ -170,8 +161,8 @@ int main(int argc, char **argv) {{
   MTL::CommandQueue *queue = device->newCommandQueue();
   MTL::CommandBuffer *commands = queue->commandBuffer();
   {{
-    {0}_inputs inputs = {6};
-    {0}_outputs outputs = {7};
+    {0}_inputs inputs = {3};
+    {0}_outputs outputs = {4};
     check_status({0}_run(&state, &inputs, &outputs, arena, weights, commands),
                  "{0}_run");
   }
@@ -233,8 +224,8 @@ int main(int argc, char **argv) {{
     check(cudaEventCreate(&marks[k]), "cudaEventCreate");
   alloc_run_buffers(stream, argv + 2, &arena, &weights, in, out);
   {{
-    {0}_inputs inputs = {6};
-    {0}_outputs outputs = {7};
+    {0}_inputs inputs = {3};
+    {0}_outputs outputs = {4};
     /* Warm up (clocks, caches, lazy module loading): at least 3 runs and
        100 ms, at most 1000 runs; they also size the measurement. */
     for (warm_runs = 0; warm_runs < 1000 && (warm_runs < 3 || warm_ms < 100);
@@ -279,9 +270,7 @@ int main(int argc, char **argv) {{
 /// The format arguments of every harness piece.
 std::string formatHarness(const char *text, const ModelSignature &signature,
                           StringRef name, StringRef wrap) {
-  return formatv(text, name, name.upper(), signature.inputs.size(),
-                 signature.outputs.size(), cSizeList(signature.inputs),
-                 cSizeList(signature.outputs),
+  return formatv(text, name, name.upper(), cIoTable(name, signature),
                  cStructInitializer("in", signature.inputs.size(), wrap),
                  cStructInitializer("out", signature.outputs.size(), wrap))
       .str();

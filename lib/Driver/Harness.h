@@ -27,14 +27,24 @@ int64_t tensorBytes(const TensorSpec &spec);
 /// no empty initializer lists.
 std::string cNumberList(llvm::ArrayRef<int64_t> values);
 
-/// cNumberList of the byte sizes of `specs` (tensorBytes).
-std::string cSizeList(llvm::ArrayRef<TensorSpec> specs);
-
 /// `{array[0], array[1], ...}` for a struct of pointers, each element as
 /// `wrap{array[i]}` when `wrap` is given; `{0}` for the placeholder member
 /// of an empty struct.
 std::string cStructInitializer(llvm::StringRef array, size_t count,
                                llvm::StringRef wrap = "");
+
+/// C text that describes the package `name`'s inputs and outputs to a
+/// harness: NUM_IN and NUM_OUT, a compile-time check that the package has
+/// that many, and the arrays in_bytes and out_bytes of their byte sizes.
+std::string cIoTable(llvm::StringRef name, llvm::ArrayRef<int64_t> inputBytes,
+                     llvm::ArrayRef<int64_t> outputBytes);
+
+/// cIoTable of `signature`'s tensors (tensorBytes).
+std::string cIoTable(llvm::StringRef name, const ModelSignature &signature);
+
+/// C text of `now_ms()`, CLOCK_MONOTONIC in milliseconds, for the timing
+/// harnesses (bench, tune); it needs <time.h> and _POSIX_C_SOURCE.
+std::string cNowMsFunction();
 
 /// C text of `read_raw(path, bytes)`, which returns a malloc'd copy of a
 /// file that must hold exactly `bytes` bytes, and, with `withWrite`,
