@@ -137,11 +137,9 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   compileOptions.name = kPackageName.str();
   compileOptions.target = options.target;
   compileOptions.optimize = options.optimize;
-  compileOptions.tuningDb = options.tuningDb;
-  compileOptions.imageLoop = options.imageLoop;
+  compileOptions.kernels = options.kernels;
   // A looped batch runs its images side by side, one per thread.
   compileOptions.parallelImages = options.threads;
-  compileOptions.winograd = options.winograd;
   compileOptions.verbose = options.verbose;
   for (auto [i, spec] : enumerate(signature->inputs)) {
     std::string file = given.lookup(spec.name);

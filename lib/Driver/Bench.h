@@ -3,6 +3,7 @@
 #ifndef TGC_DRIVER_BENCH_H
 #define TGC_DRIVER_BENCH_H
 
+#include "Driver/KernelChoices.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,12 +31,8 @@ struct BenchOptions {
   bool json = false;
   /// False for --no-opt.
   bool optimize = true;
-  /// --tuning-db FILE: the tuned actions for kernels it has entries for.
-  std::string tuningDb;
-  /// --image-loop: auto, always or never (CompileOptions::imageLoop).
-  std::string imageLoop = "auto";
-  /// --winograd: auto, always, never, 2x2 or 4x4 (CompileOptions::winograd).
-  std::string winograd = "auto";
+  /// --tuning-db, --image-loop, --winograd: the package timed.
+  KernelChoices kernels;
   /// -v: stage timings and the C compiler's command line on stderr.
   bool verbose = false;
   /// --target: "c" (this CPU) or "cuda" (this machine's NVIDIA GPU, built

@@ -162,16 +162,17 @@ LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
     return failure();
   TuningDb db;
   std::string error;
-  if (!options.tuningDb.empty() &&
-      !db.load(options.tuningDb, error, /*missingIsEmpty=*/options.beam > 0))
+  if (!options.kernels.tuningDb.empty() &&
+      !db.load(options.kernels.tuningDb, error,
+               /*missingIsEmpty=*/options.beam > 0))
     return emitError(loc) << error;
-  std::string path = options.tuningDb;
+  std::string path = options.kernels.tuningDb;
   if (options.beam > 0) {
     TuneOptions tune;
     tune.beam = options.beam;
     tune.cpu = options.cpu;
     tune.verbose = options.verbose;
-    tune.dbPath = options.tuningDb;
+    tune.dbPath = options.kernels.tuningDb;
     LogicalResult tuned = tuneLoweredModule(module, db, *context, tune);
     if (path.empty()) {
       Expected<ScratchDir> dir = ScratchDir::create("tgc-tuning");
@@ -263,12 +264,12 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
   pipelineOptions.optimize = options.optimize;
   pipelineOptions.cpu = options.cpu;
   pipelineOptions.target = options.target;
-  pipelineOptions.imageLoop = options.imageLoop;
+  pipelineOptions.imageLoop = options.kernels.imageLoop;
   pipelineOptions.parallelImages = options.parallelImages;
-  pipelineOptions.winograd = options.winograd;
+  pipelineOptions.winograd = options.kernels.winograd;
   // Tuned actions for the optimize stage: a database from --tuning-db,
   // extended by a search with --beam.
-  bool tuning = (!options.tuningDb.empty() || options.beam > 0) &&
+  bool tuning = (!options.kernels.tuningDb.empty() || options.beam > 0) &&
                 options.target == "c" && options.optimize;
   std::optional<ScratchDir> tuningScratch;
   for (const Stage &stage : getStages()) {

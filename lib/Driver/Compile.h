@@ -9,6 +9,7 @@
 #ifndef TGC_DRIVER_COMPILE_H
 #define TGC_DRIVER_COMPILE_H
 
+#include "Driver/KernelChoices.h"
 #include "Driver/Model.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringRef.h"
@@ -32,14 +33,11 @@ struct CompileOptions {
   std::string dumpStages;
   /// False for --no-opt.
   bool optimize = true;
-  /// --image-loop: auto, always or never (tgc-image-loop; C target).
-  std::string imageLoop = "auto";
   /// --parallel-images: images of a looped batch that a run computes at
   /// once, one per thread, each with its own slice of the arena.
   int64_t parallelImages = 1;
-  /// --winograd: auto, always, never, 2x2 or 4x4 (tgc-decompose: 3x3
-  /// convolutions through Winograd F(m x m, 3x3)).
-  std::string winograd = "auto";
+  /// --tuning-db, --image-loop, --winograd.
+  KernelChoices kernels;
   /// --weights file: weights in NAME.safetensors instead of the source.
   bool weightsInFile = false;
   /// -v: stage timings on stderr.
@@ -52,8 +50,6 @@ struct CompileOptions {
   /// How many elements each sequence or optional input holds (verify takes
   /// them from the test data; see ImportOptions::containerCounts).
   std::map<std::string, int64_t> containerCounts;
-  /// --tuning-db FILE: kernels with an entry get its actions (C target).
-  std::string tuningDb;
   /// --beam N: kernels without an entry are searched first (BEAM search
   /// with N lists kept), and the entries added to --tuning-db if given.
   unsigned beam = 0;

@@ -106,19 +106,17 @@ HostRunner::create(MLIRContext &context, StringRef modelPath,
   CompileOptions hostOptions;
   hostOptions.name = kPackageName.str();
   hostOptions.optimize = options.optimize;
-  hostOptions.imageLoop = options.imageLoop;
+  // The tuned actions and the other kernel choices are part of the
+  // package a user ships: a run of it must apply them too.
+  hostOptions.kernels = options.kernels;
   // A looped batch runs its images side by side, one per thread.
   hostOptions.parallelImages = threads;
-  hostOptions.winograd = options.winograd;
   hostOptions.verbose = options.verbose;
   hostOptions.inputShapes = options.inputShapes;
   hostOptions.target = options.target;
   runner->target = options.target;
   hostOptions.constantInputs = options.constantInputs;
   hostOptions.containerCounts = options.containerCounts;
-  // The tuned actions are part of the package a user ships: a run of it
-  // must apply them too.
-  hostOptions.tuningDb = options.tuningDb;
   if (failed(compileIntoFolder(context, modelPath, packageDir, hostOptions,
                                printer, &runner->signature)))
     return failure();

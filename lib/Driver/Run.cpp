@@ -63,9 +63,7 @@ LogicalResult runModel(MLIRContext &context, StringRef modelPath,
   std::vector<HostTensor> tensors;
   CompileOptions compileOptions;
   compileOptions.verbose = options.verbose;
-  compileOptions.tuningDb = options.tuningDb;
-  compileOptions.imageLoop = options.imageLoop;
-  compileOptions.winograd = options.winograd;
+  compileOptions.kernels = options.kernels;
   for (const TensorSpec &spec : signature->inputs) {
     StringRef file = files[spec.name];
     ::tgc::Result<HostTensor> tensor = ::tgc::readTensorFile(file.str());

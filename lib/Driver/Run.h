@@ -3,6 +3,7 @@
 #ifndef TGC_DRIVER_RUN_H
 #define TGC_DRIVER_RUN_H
 
+#include "Driver/KernelChoices.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -21,13 +22,8 @@ struct RunOptions {
   std::string outputDir = ".";
   /// --output-format: "npy" or "pb".
   std::string outputFormat = "npy";
-  /// --tuning-db FILE: the actions `tgc tune` found, for the kernels it has
-  /// entries for (so a tuned package can be run as it ships).
-  std::string tuningDb;
-  /// --image-loop: auto, always or never (CompileOptions::imageLoop).
-  std::string imageLoop = "auto";
-  /// --winograd: auto, always, never, 2x2 or 4x4 (CompileOptions::winograd).
-  std::string winograd = "auto";
+  /// --tuning-db, --image-loop, --winograd: the package as it ships.
+  KernelChoices kernels;
   /// --threads: the threads of the package's pool the model runs on (1:
   /// none, the plain entry point). The C target only.
   unsigned threads = 1;

@@ -281,9 +281,7 @@ LogicalResult verifyModel(MLIRContext &context, StringRef path,
     CompileOptions compileOptions;
     compileOptions.verbose = options.verbose;
     compileOptions.target = options.target;
-    compileOptions.tuningDb = options.tuningDb;
-    compileOptions.imageLoop = options.imageLoop;
-    compileOptions.winograd = options.winograd;
+    compileOptions.kernels = options.kernels;
     compileOptions.containerCounts = set.containerCounts;
     std::get<2>(key) = set.containerCounts;
     std::vector<const HostTensor *> inputs;

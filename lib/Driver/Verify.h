@@ -4,6 +4,7 @@
 #define TGC_DRIVER_VERIFY_H
 
 #include "Driver/Compare.h"
+#include "Driver/KernelChoices.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,14 +24,10 @@ struct VerifyOptions {
   /// --target: "c" (this CPU), "cuda" or "metal" (the GPU where this machine
   /// has one, else the CPU emulation; GpuRunner.h).
   std::string target = "c";
-  /// --tuning-db FILE: the actions `tgc tune` found, for the kernels it has
-  /// entries for, so that a tuned package is checked against the reference
-  /// (C target only; the GPU targets have no tuning yet).
-  std::string tuningDb;
-  /// --image-loop: auto, always or never (CompileOptions::imageLoop).
-  std::string imageLoop = "auto";
-  /// --winograd: auto, always, never, 2x2 or 4x4 (CompileOptions::winograd).
-  std::string winograd = "auto";
+  /// --tuning-db, --image-loop, --winograd: the package checked against
+  /// the reference is the one they make (the GPU targets have no tuning
+  /// yet).
+  KernelChoices kernels;
   /// -v: stage timings on stderr.
   bool verbose = false;
 };

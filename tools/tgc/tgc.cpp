@@ -94,6 +94,19 @@ void addWinograd(CLI::App *cmd, std::string &mode) {
       ->check(CLI::IsMember({"auto", "always", "never", "2x2", "4x4"}));
 }
 
+/// What --tuning-db holds, for the commands that run what they compile.
+constexpr const char *kTunedActions =
+    "the actions `tgc tune` found, for the kernels it has entries for";
+
+/// --tuning-db (`what` says what its entries are for), --image-loop and
+/// --winograd: every command that compiles a package takes them alike.
+void addKernelChoices(CLI::App *cmd, mlir::tgc::KernelChoices &choices,
+                      const std::string &what) {
+  cmd->add_option("--tuning-db", choices.tuningDb, "FILE: " + what);
+  addImageLoop(cmd, choices.imageLoop);
+  addWinograd(cmd, choices.winograd);
+}
+
 void addCompile(CLI::App &app, Arguments &args) {
   CLI::App *cmd = app.add_subcommand(
       "compile", "Compile a model (.onnx, or the .mlir dump of any stage) to "
@@ -123,16 +136,14 @@ void addCompile(CLI::App &app, Arguments &args) {
                   "STAGE[,STAGE...] or all: write the IR after each named "
                   "stage to DIR/ir/NN-STAGE.mlir");
   cmd->add_flag("--no-opt", args.noOpt, "no kernel optimizations");
-  cmd->add_option("--tuning-db", args.compile.tuningDb,
-                  "FILE: apply the actions `tgc tune` found for kernels whose "
-                  "key (kernel, CPU, C compiler, options) has an entry");
-  addImageLoop(cmd, args.compile.imageLoop);
+  addKernelChoices(cmd, args.compile.kernels,
+                   "apply the actions `tgc tune` found for kernels whose key "
+                   "(kernel, CPU, C compiler, options) has an entry");
   cmd->add_option("--parallel-images", args.compile.parallelImages,
                   "N: where the run loops over the batch's images, compute N "
                   "of them at once, one per thread, each in its own slice of "
                   "an N times larger arena (default 1)")
       ->check(kPositive);
-  addWinograd(cmd, args.compile.winograd);
   cmd->add_option("--beam", args.compile.beam,
                   "N: BEAM-search the kernels the tuning database lacks "
                   "(N lists kept per round) and add them to it")
@@ -160,11 +171,7 @@ void addRun(CLI::App &app, Arguments &args) {
                   "threads of the runtime's pool the model runs on (default "
                   "1)")
       ->check(kPositive);
-  cmd->add_option("--tuning-db", args.run.tuningDb,
-                  "FILE: the actions `tgc tune` found, for the kernels it "
-                  "has entries for");
-  addImageLoop(cmd, args.run.imageLoop);
-  addWinograd(cmd, args.run.winograd);
+  addKernelChoices(cmd, args.run.kernels, kTunedActions);
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print stage timings and the C compiler's command line");
 }
@@ -190,11 +197,9 @@ void addVerify(CLI::App &app, Arguments &args) {
   cmd->add_option("--atol", args.verify.tolerance.atol,
                   "absolute tolerance (default 1e-5)")
       ->check(kNonNegative);
-  cmd->add_option("--tuning-db", args.verify.tuningDb,
-                  "FILE: the actions `tgc tune` found, for the kernels it "
-                  "has entries for (C target): checks a tuned package");
-  addImageLoop(cmd, args.verify.imageLoop);
-  addWinograd(cmd, args.verify.winograd);
+  addKernelChoices(cmd, args.verify.kernels,
+                   std::string(kTunedActions) +
+                       " (C target): checks a tuned package");
   cmd->add_flag("-v,--verbose", args.verbose, "print stage timings");
 }
 
@@ -224,11 +229,7 @@ void addBench(CLI::App &app, Arguments &args) {
                 "print one JSON object: median_ms, min_ms, p90_ms, "
                 "iterations, threads, model");
   cmd->add_flag("--no-opt", args.noOpt, "no kernel optimizations");
-  cmd->add_option("--tuning-db", args.bench.tuningDb,
-                  "FILE: the actions `tgc tune` found, for the kernels it "
-                  "has entries for");
-  addImageLoop(cmd, args.bench.imageLoop);
-  addWinograd(cmd, args.bench.winograd);
+  addKernelChoices(cmd, args.bench.kernels, kTunedActions);
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print stage timings and the C compiler's command line");
 }
