@@ -66,17 +66,6 @@ static void emitWeightsArray(const ModelLayout &layout, StringRef name,
   emitLiteralPragmas(os, /*push=*/false);
 }
 
-/// True if the run function reads or writes a buffer of `kind`.
-static bool usesBuffer(const ModelLayout &layout, BufferRef::Kind kind) {
-  for (const KernelCall &call : layout.kernels)
-    for (const BufferRef &ref : call.args)
-      if (ref.kind == kind)
-        return true;
-  return llvm::any_of(layout.copies, [&](const OutputCopy &copy) {
-    return copy.from.kind == kind;
-  });
-}
-
 namespace {
 /// Writes the run function (and, for a weights file, the check function).
 class RunWriter {
@@ -182,8 +171,8 @@ void RunWriter::emit(raw_ostream &os) {
        << "  for (task = 0; task < count; ++task)\n"
        << "    fn(args, task);\n"
        << "}\n\n";
-  bool usesArena = usesBuffer(layout, BufferRef::Kind::Arena);
-  bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);
+  bool usesArena = usesBufferKind(layout, BufferRef::Kind::Arena);
+  bool usesWeights = usesBufferKind(layout, BufferRef::Kind::Weight);
   if (parallelImages)
     emitImagesTask(os, usesArena, usesWeights);
   os << getRunSignature(options) << " {\n"
@@ -203,21 +192,7 @@ void RunWriter::emit(raw_ostream &os) {
        << ";\n";
 
   // Every check comes before the first write.
-  SmallVector<std::string> pointers;
-  for (const IoTensor &io : layout.inputs)
-    pointers.push_back("!in->" + io.cName);
-  for (const IoTensor &io : layout.outputs)
-    pointers.push_back("!out->" + io.cName);
-  os << "  if (!in || !out)\n    return " << m << "_ERR_NULL;\n";
-  if (!pointers.empty())
-    os << "  if (" << llvm::join(pointers, " || ") << ")\n    return " << m
-       << "_ERR_NULL;\n";
-  if (layout.arenaBytes > 0)
-    os << "  if (!arena)\n    return " << m << "_ERR_NULL;\n"
-       << "  if ((uintptr_t)arena % " << m << "_ARENA_ALIGN != 0)\n    return "
-       << m << "_ERR_ALIGN;\n";
-  else
-    os << "  (void)arena; /* the model needs no scratch memory */\n";
+  emitIoAndArenaChecks(layout, m, /*needsArena=*/layout.arenaBytes > 0, os);
   if (inFile)
     os << "  if (!weights)\n    return " << m << "_ERR_NULL;\n"
        << "  if ((uintptr_t)weights % " << m
@@ -395,7 +370,7 @@ LogicalResult mlir::tgc::emitCSource(const ModelLayout &layout,
         "#endif\n\n";
   helpers.print(os);
 
-  bool usesWeights = usesBuffer(layout, BufferRef::Kind::Weight);
+  bool usesWeights = usesBufferKind(layout, BufferRef::Kind::Weight);
   if (usesWeights && options.weights == WeightsMode::InSource) {
     emitWeightsArray(layout, options.name, /*isStatic=*/true, os);
     os << "\n";

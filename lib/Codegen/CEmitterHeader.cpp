@@ -93,6 +93,25 @@ static void emitStruct(ArrayRef<IoTensor> tensors, StringRef name, bool isConst,
   os << "} " << name << ";\n";
 }
 
+void mlir::tgc::emitIoAndArenaChecks(const ModelLayout &layout, StringRef macro,
+                                     bool needsArena, raw_ostream &os) {
+  SmallVector<std::string> pointers;
+  for (const IoTensor &io : layout.inputs)
+    pointers.push_back("!in->" + io.cName);
+  for (const IoTensor &io : layout.outputs)
+    pointers.push_back("!out->" + io.cName);
+  os << "  if (!in || !out)\n    return " << macro << "_ERR_NULL;\n";
+  if (!pointers.empty())
+    os << "  if (" << llvm::join(pointers, " || ") << ")\n    return " << macro
+       << "_ERR_NULL;\n";
+  if (needsArena)
+    os << "  if (!arena)\n    return " << macro << "_ERR_NULL;\n"
+       << "  if ((uintptr_t)arena % " << macro
+       << "_ARENA_ALIGN != 0)\n    return " << macro << "_ERR_ALIGN;\n";
+  else
+    os << "  (void)arena; /* the model needs no scratch memory */\n";
+}
+
 void mlir::tgc::emitCDeclarations(const ModelLayout &layout,
                                   const CEmitterOptions &options,
                                   raw_ostream &os) {

@@ -35,6 +35,13 @@ std::string describeIoTensor(const IoTensor &io);
 void emitIoMacros(const IoTensor &io, llvm::StringRef kind, unsigned index,
                   llvm::StringRef macro, llvm::raw_ostream &os);
 
+/// Writes the checks a C or CUDA entry point starts with: `in`, `out` and
+/// every tensor pointer in them not NULL; then, with `needsArena`, the
+/// arena not NULL and aligned to MACRO_ARENA_ALIGN, else a cast that marks
+/// it unused. A failed check returns MACRO_ERR_NULL or MACRO_ERR_ALIGN.
+void emitIoAndArenaChecks(const ModelLayout &layout, llvm::StringRef macro,
+                          bool needsArena, llvm::raw_ostream &os);
+
 /// Writes the API declarations: status codes, size, shape and dtype
 /// macros, the I/O structs and the prototypes (what goes inside the
 /// header's include guard).

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/CEmitterHeader.h"
 #include "Codegen/CEmitterSupport.h"
 #include "Codegen/GpuHostArgs.h"
 #include "Codegen/GpuHostGlue.h"
@@ -17,17 +18,6 @@
 
 using namespace mlir;
 using namespace mlir::tgc;
-
-bool mlir::tgc::usesBufferKind(const ModelLayout &layout,
-                               BufferRef::Kind kind) {
-  for (const KernelCall &call : layout.kernels)
-    for (const BufferRef &ref : call.args)
-      if (ref.kind == kind)
-        return true;
-  return llvm::any_of(layout.copies, [&](const OutputCopy &copy) {
-    return copy.from.kind == kind;
-  });
-}
 
 int64_t mlir::tgc::getBufferOffset(const ModelLayout &layout,
                                    const BufferRef &ref) {
@@ -106,21 +96,7 @@ void mlir::tgc::emitCudaHost(const ModelLayout &layout, raw_ostream &os) {
     os << "  unsigned char *mem = (unsigned char *)arena;\n";
   if (usesWeights)
     os << "  const unsigned char *blob = (const unsigned char *)weights;\n";
-  SmallVector<std::string> pointers;
-  for (const IoTensor &io : layout.inputs)
-    pointers.push_back("!in->" + io.cName);
-  for (const IoTensor &io : layout.outputs)
-    pointers.push_back("!out->" + io.cName);
-  os << "  if (!in || !out)\n    return " << m << "_ERR_NULL;\n";
-  if (!pointers.empty())
-    os << "  if (" << llvm::join(pointers, " || ") << ")\n    return " << m
-       << "_ERR_NULL;\n";
-  if (usesArena)
-    os << "  if (!arena)\n    return " << m << "_ERR_NULL;\n"
-       << "  if ((uintptr_t)arena % " << m << "_ARENA_ALIGN != 0)\n    return "
-       << m << "_ERR_ALIGN;\n";
-  else
-    os << "  (void)arena; /* the model needs no scratch memory */\n";
+  emitIoAndArenaChecks(layout, m, /*needsArena=*/usesArena, os);
   if (usesWeights)
     os << "  if (!weights)\n    return " << m << "_ERR_NULL;\n"
        << "  if ((uintptr_t)weights % " << m

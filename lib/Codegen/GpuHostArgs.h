@@ -13,10 +13,6 @@
 
 namespace mlir::tgc {
 
-/// True if the run function passes a buffer of `kind` to some kernel or
-/// copies one.
-bool usesBufferKind(const ModelLayout &layout, BufferRef::Kind kind);
-
 /// The byte offset of `ref` in its buffer: 0 for inputs and outputs, the
 /// arena offset, the weight tensor's offset in the blob.
 int64_t getBufferOffset(const ModelLayout &layout, const BufferRef &ref);

@@ -222,3 +222,14 @@ FailureOr<ModelLayout> mlir::tgc::analyzeModel(ModuleOp module,
     resolve(copy.from);
   return layout;
 }
+
+bool mlir::tgc::usesBufferKind(const ModelLayout &layout,
+                               BufferRef::Kind kind) {
+  for (const KernelCall &call : layout.kernels)
+    for (const BufferRef &ref : call.args)
+      if (ref.kind == kind)
+        return true;
+  return llvm::any_of(layout.copies, [&](const OutputCopy &copy) {
+    return copy.from.kind == kind;
+  });
+}

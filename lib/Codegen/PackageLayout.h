@@ -101,6 +101,10 @@ struct ModelLayout {
 /// outside the arena, an output no kernel writes, ...).
 FailureOr<ModelLayout> analyzeModel(ModuleOp module, llvm::StringRef prefix);
 
+/// True if the run function passes a buffer of `kind` to some kernel or
+/// copies one.
+bool usesBufferKind(const ModelLayout &layout, BufferRef::Kind kind);
+
 } // namespace mlir::tgc
 
 #endif // TGC_CODEGEN_PACKAGELAYOUT_H
