@@ -11,6 +11,7 @@
 
 #include "Codegen/Package.h"
 #include "IR/TgcOps.h"
+#include "TestScratch.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -22,7 +23,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 using Catch::Matchers::Contains;
 
@@ -114,23 +114,8 @@ module attributes {tgc.arena_bytes = 64 : i64, tgc.arena_align = 64 : i64,
 /// x @ W^T = [[-2, 3], [-2, 7.5]]; column 0 adds 10, column 1 subtracts 20.
 const char *kExpected = "y: 8 -17 8 -12.5\n";
 
-/// A scratch folder per test process, removed at exit.
-const fs::path &scratchDir() {
-  struct Dir {
-    fs::path path;
-    Dir() {
-      path = fs::temp_directory_path() /
-             ("tgc-package-test-" + std::to_string(::getpid()));
-      fs::create_directories(path);
-    }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  };
-  static Dir dir;
-  return dir.path;
-}
+/// This file's scratch folder.
+fs::path scratchDir() { return tgc::test::scratchDir("package"); }
 
 std::string readFile(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Support/TensorFile.h"
+#include "TestScratch.h"
 
 #include <catch2/catch.hpp>
 #include <onnx/onnx_pb.h>
@@ -14,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <unistd.h>
 
 using namespace tgc;
 using Catch::Matchers::Contains;
@@ -24,26 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A scratch folder for this test process, removed at exit.
-const fs::path &scratchDir() {
-  struct Dir {
-    fs::path path;
-    Dir() {
-      path = fs::temp_directory_path() /
-             ("tgc-tensorfile-test-" + std::to_string(::getpid()));
-      fs::create_directories(path);
-    }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  };
-  static Dir dir;
-  return dir.path;
-}
-
+/// `name` in this file's scratch folder.
 std::string scratch(const std::string &name) {
-  return (scratchDir() / name).string();
+  return (tgc::test::scratchDir("tensorfile") / name).string();
 }
 
 void writeBytes(const std::string &path, const std::string &bytes) {
