@@ -23,6 +23,7 @@
 #include "Codegen/Heuristic.h"
 #include "Codegen/Package.h"
 #include "Codegen/Pipeline.h"
+#include "Driver/Harness.h"
 #include "Driver/Subprocess.h"
 #include "Driver/TuneHarness.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -536,16 +537,7 @@ void Search::time(Candidate &candidate, double cutoffMs, bool keep) {
   ++timed;
   SmallVector<double> samples;
   if (status == 0)
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> text =
-            MemoryBuffer::getFile(times)) {
-      SmallVector<StringRef> lines;
-      (*text)->getBuffer().split(lines, '\n', -1, false);
-      for (StringRef line : lines) {
-        double ms;
-        if (!line.trim().getAsDouble(ms))
-          samples.push_back(ms);
-      }
-    }
+    samples = readHarnessTimes(times);
   if (samples.empty())
     note("[" + toText(candidate.actions) + "] failed or timed out" +
          (error.empty() ? "" : ": " + error));

@@ -21,7 +21,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -242,17 +241,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
     return emitError(loc) << "the compiled model failed (exit status " << status
                           << "): " << readFileTail(runLog);
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(times);
-  SmallVector<double> samples;
-  if (text) {
-    SmallVector<StringRef> lines;
-    (*text)->getBuffer().split(lines, '\n', -1, false);
-    for (StringRef line : lines) {
-      double ms;
-      if (!line.trim().getAsDouble(ms))
-        samples.push_back(ms);
-    }
-  }
+  SmallVector<double> samples = readHarnessTimes(times);
   if (samples.empty())
     return emitError(loc) << "the timing harness reported no runs";
   LatencyStats stats = summarizeLatencies(samples);

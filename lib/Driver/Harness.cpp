@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -121,6 +122,21 @@ std::string cIoTable(StringRef name, const ModelSignature &signature) {
 }
 
 std::string cNowMsFunction() { return kNowMs; }
+
+SmallVector<double> readHarnessTimes(StringRef path) {
+  SmallVector<double> times;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(path);
+  if (!text)
+    return times;
+  SmallVector<StringRef> lines;
+  (*text)->getBuffer().split(lines, '\n', -1, false);
+  for (StringRef line : lines) {
+    double ms;
+    if (!line.trim().getAsDouble(ms))
+      times.push_back(ms);
+  }
+  return times;
+}
 
 std::string cRawFileFunctions(StringRef program, bool withWrite) {
   std::string text = formatv(kReadRaw, program).str();

@@ -12,6 +12,7 @@
 
 #include "Driver/Model.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -45,6 +46,11 @@ std::string cIoTable(llvm::StringRef name, const ModelSignature &signature);
 /// C text of `now_ms()`, CLOCK_MONOTONIC in milliseconds, for the timing
 /// harnesses (bench, tune); it needs <time.h> and _POSIX_C_SOURCE.
 std::string cNowMsFunction();
+
+/// The times a timing harness (bench, tune) printed to `path`, in ms, one
+/// per line; lines that hold no number are skipped. Empty when the file
+/// cannot be read.
+llvm::SmallVector<double> readHarnessTimes(llvm::StringRef path);
 
 /// C text of `read_raw(path, bytes)`, which returns a malloc'd copy of a
 /// file that must hold exactly `bytes` bytes, and, with `withWrite`,
