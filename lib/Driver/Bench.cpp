@@ -188,15 +188,9 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                             kPackageName, compiled, inputFiles, options, out);
 
   // The harness and its build: the package's sources, the pool, this CPU.
-  SmallVector<int64_t> inputBytes, outputBytes;
-  for (const TensorSpec &spec : compiled.inputs)
-    inputBytes.push_back(tensorBytes(spec));
-  for (const TensorSpec &spec : compiled.outputs)
-    outputBytes.push_back(tensorBytes(spec));
   std::string harness = joinPath(scratch->path(), "bench.c");
-  if (failed(writeFile(
-          context, harness,
-          generateBenchHarness(inputBytes, outputBytes, kPackageName))))
+  if (failed(writeFile(context, harness,
+                       generateBenchHarness(compiled, kPackageName))))
     return failure();
   const char *ccEnv = std::getenv("CC");
   StringRef cc = ccEnv && *ccEnv ? StringRef(ccEnv) : StringRef("cc");

@@ -4,6 +4,7 @@
 #define TGC_DRIVER_BENCH_H
 
 #include "Driver/KernelChoices.h"
+#include "Driver/Model.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -62,11 +63,10 @@ LogicalResult benchModel(MLIRContext &context, llvm::StringRef path,
                          DiagnosticPrinter *printer, llvm::raw_ostream &out);
 
 /// The C source of the timing harness for package `name`, whose inputs and
-/// outputs have the given sizes in bytes: its arguments are the iteration
-/// count (0: automatic), the thread count and one raw input file per
-/// input; it prints one run time in milliseconds per line.
-std::string generateBenchHarness(llvm::ArrayRef<int64_t> inputBytes,
-                                 llvm::ArrayRef<int64_t> outputBytes,
+/// outputs are `signature`'s, every dimension bound: its arguments are the
+/// iteration count (0: automatic), the thread count and one raw input file
+/// per input; it prints one run time in milliseconds per line.
+std::string generateBenchHarness(const ModelSignature &signature,
                                  llvm::StringRef name);
 
 } // namespace mlir::tgc

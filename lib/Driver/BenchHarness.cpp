@@ -96,14 +96,13 @@ int main(int argc, char **argv) {{
 
 } // namespace
 
-std::string generateBenchHarness(ArrayRef<int64_t> inputBytes,
-                                 ArrayRef<int64_t> outputBytes,
+std::string generateBenchHarness(const ModelSignature &signature,
                                  StringRef name) {
-  return formatv(kBenchHarness, name, name.upper(),
-                 cIoTable(name, inputBytes, outputBytes), cNowMsFunction(),
+  return formatv(kBenchHarness, name, name.upper(), cIoTable(name, signature),
+                 cNowMsFunction(),
                  cRawFileFunctions("bench", /*withWrite=*/false),
-                 cStructInitializer("in", inputBytes.size()),
-                 cStructInitializer("out", outputBytes.size()))
+                 cStructInitializer("in", signature.inputs.size()),
+                 cStructInitializer("out", signature.outputs.size()))
       .str();
 }
 
