@@ -336,6 +336,19 @@ int64_t largestDivisor(int64_t bound, int64_t most) {
   return 1;
 }
 
+/// Copies of a register tile's axis of `bound` beside `vectors` vectors
+/// within `accumulators`.
+int64_t tileCopies(int64_t vectors, int64_t bound, int64_t accumulators) {
+  return largestDivisor(bound, std::max<int64_t>(2, accumulators / vectors));
+}
+
+/// FMAs per load of a register tile of `vectors` vectors by tileCopies
+/// copies: each step loads the vectors and broadcasts one value per copy.
+double tileReuse(int64_t vectors, int64_t bound, int64_t accumulators) {
+  int64_t copies = tileCopies(vectors, bound, accumulators);
+  return double(vectors * copies) / double(vectors + copies);
+}
+
 bool apply(KernelOp kernel, OptKind kind, RangeOp range, int64_t amount) {
   if (!range || amount < 2)
     return false;
@@ -640,9 +653,14 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         bound = paddedLanes(bound, lanes);
         apply(kernel, OptKind::Padto, vector, lanes);
       }
-      // A second vector of the same row: twice the FMAs per broadcast.
+      // A second vector of the same row: twice the FMAs per broadcast,
+      // unless it leaves the tile no divisor of its axis to fill the
+      // accumulators with (AVX2's 8 accumulators and a row of 7: two
+      // vectors by one pixel, or one vector by 7 pixels).
       bool twoVectors = !isReduce && !padded && tile && lanes == maxLanes &&
-                        bound % (2 * lanes) == 0;
+                        bound % (2 * lanes) == 0 &&
+                        tileReuse(2, tile.getBound(), accumulators) >=
+                            tileReuse(1, tile.getBound(), accumulators);
       // Weights the vector would gather are transposed first, while their
       // dims are still whole ranges, in blocks of what one tile reads. So
       // are weights it reads whole rows of: a Gemm's B read 32 columns at
@@ -688,9 +706,7 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       apply(kernel,
             tile.getAxis() == AxisType::reduce ? OptKind::Unroll
                                                : OptKind::Upcast,
-            tile,
-            largestDivisor(tile.getBound(),
-                           std::max<int64_t>(2, accumulators / vectorCopies)));
+            tile, tileCopies(vectorCopies, tile.getBound(), accumulators));
     if (reduceLanesId)
       apply(kernel, OptKind::Unroll, findRange(kernel, *reduceLanesId), lanes);
   }

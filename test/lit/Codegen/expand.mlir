@@ -141,6 +141,46 @@ func.func @vector_choice(%a: tensor<2x4xf32>, %b: tensor<4x4xf32>) -> tensor<2x4
   return %k : tensor<2x4xf32>
 }
 
+// A batched product of Winograd's transform (out[k][t] = sum over c of
+// w[c][k] x[c][t]): the weights are contiguous along the 8 output
+// channels, the inputs and the stores along the 4 tiles. The loads of the
+// reduction count most, and 8 lanes do twice the work of 4: the channels
+// are the vector, the tiles copies (their stores scalars per lane).
+// CHECK-LABEL: func @wider_vector(
+//       CHECK:     tgc.range 16 reduce id 2
+//       CHECK-COUNT-4: tgc.mul %{{.*}}, %{{.*}} : vector<8xf32>
+//   CHECK-NOT:     vector<4xf32>
+//       CHECK:     tgc.end
+func.func @wider_vector(%w: tensor<16x8xf32>, %x: tensor<16x4xf32>) -> tensor<8x4xf32> {
+  %k = tgc.kernel "r_8_4_16" (%w, %x) : (tensor<16x8xf32>, tensor<16x4xf32>) -> tensor<8x4xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4 = tgc.const 4 : index
+    %c8 = tgc.const 8 : index
+    %o = tgc.range 8 upcast id 0
+    %t = tgc.range 4 upcast id 1
+    %c = tgc.range 16 reduce id 2
+    %wc = tgc.mul %c, %c8 : index
+    %wa = tgc.add %wc, %o : index
+    %p = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %a = tgc.load %p : !tgc.ptr<f32> -> f32
+    %xc = tgc.mul %c, %c4 : index
+    %xa = tgc.add %xc, %t : index
+    %q = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %b = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %c
+    %s = tgc.reduce add %m over %c : f32
+    %oo = tgc.mul %o, %c4 : index
+    %oa = tgc.add %oo, %t : index
+    %r = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %r, %s : !tgc.ptr<f32>, f32
+    tgc.end %t
+    tgc.end %o
+    tgc.sink
+  }
+  return %k : tensor<8x4xf32>
+}
+
 // A row's sum over unroll lanes, then the row scaled in upcast lanes: no
 // vector value varies with both ranges, so both are written as vectors
 // (the sum's lanes combine into one scalar, splat for the update).
