@@ -242,6 +242,11 @@ static const char kVectorPrelude[] = R"C(#ifndef TGC_VECTOR_EXTENSIONS
 #define TGC_MASKED_AVX512VL 1
 #endif
 #endif
+#if TGC_VECTOR_EXTENSIONS && defined(__AVX__) && \
+    (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define TGC_MASKED_AVX 1
+#endif
 /* clang warns about unused static inline functions in a .c file. */
 #if defined(__GNUC__)
 #define TGC_VECTOR_FN static inline __attribute__((unused))
@@ -392,6 +397,22 @@ static const char kVectorMaskedPart[] = R"C(#if defined(@G@)
 #endif
 )C";
 
+// AVX's masked moves (vmaskmovps) for the 128- and 256-bit vector types
+// where AVX-512's are missing: an AVX2 machine would otherwise move a
+// partial vector lane by lane (7 loads and inserts for a row of 7 pixels).
+// The mask is the lanes below n, @I@ their indices; masked-off lanes are
+// neither read nor written. @RI@ is the intrinsics' integer vector type.
+static const char kVectorAvxPart[] =
+    R"C(#if !defined(@T@_load_part) && defined(TGC_MASKED_AVX)
+#define @T@_part_mask(n) ((@T@_m){@I@} < (n))
+#define @T@_load_part(p, n, alt) \
+  ((@T@)@W@_blendv_@S@((@R@)(alt), \
+      @W@_maskload_@S@((p), (@RI@)@T@_part_mask(n)), (@R@)@T@_part_mask(n)))
+#define @T@_store_part(p, n, x) \
+  @W@_maskstore_@S@((p), (@RI@)@T@_part_mask(n), (@R@)(x))
+#endif
+)C";
+
 static std::string instantiate(StringRef text,
                                ArrayRef<std::pair<StringRef, std::string>> subs) {
   std::string result;
@@ -436,6 +457,7 @@ void CHelperSet::print(llvm::raw_ostream &os) const {
         {"@B@", std::to_string(lanes * bits / 8)},
         {"@X@", llvm::join(xs, ", ")}};
     int64_t bytes = lanes * bits / 8;
+    std::string part;
     if (bytes == 64 || bytes == 32) {
       SmallVector<std::pair<StringRef, std::string>> masked = {
           {"@T@", name},
@@ -445,10 +467,23 @@ void CHelperSet::print(llvm::raw_ostream &os) const {
           {"@K@", lanes == 16 ? "__mmask16" : "__mmask8"},
           {"@R@", std::string(bytes == 64 ? "__m512" : "__m256") +
                       (bits == 32 ? "" : "d")}};
-      subs.push_back({"@PART@", instantiate(kVectorMaskedPart, masked)});
-    } else {
-      subs.push_back({"@PART@", std::string()});
+      part += instantiate(kVectorMaskedPart, masked);
     }
+    if (bytes == 32 || bytes == 16) {
+      SmallVector<std::string> indices;
+      for (int64_t lane = 0; lane < lanes; ++lane)
+        indices.push_back(std::to_string(lane));
+      std::string width = bytes == 32 ? "256" : "128";
+      SmallVector<std::pair<StringRef, std::string>> masked = {
+          {"@T@", name},
+          {"@I@", llvm::join(indices, ", ")},
+          {"@W@", bytes == 32 ? "_mm256" : "_mm"},
+          {"@S@", bits == 32 ? "ps" : "pd"},
+          {"@RI@", "__m" + width + "i"},
+          {"@R@", "__m" + width + (bits == 32 ? "" : "d")}};
+      part += instantiate(kVectorAvxPart, masked);
+    }
+    subs.push_back({"@PART@", part});
     // Only where exp2 is used: the portable spelling calls tgc_exp2f.
     bool exp2 = bits == 32 && needed.test(static_cast<size_t>(CHelper::Exp2f));
     subs.push_back(
