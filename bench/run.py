@@ -498,11 +498,14 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
 
 - Kernel opt actions (lib/Codegen/OptActions.cpp), chosen per kernel by the
   heuristic (Heuristic.cpp) for the SIMD width of `--cpu` (default: the
-  host; AVX-512 here): one axis becomes the lanes of a vector where the
-  reduction's loads are contiguous, a second axis a register tile of
-  accumulators, constant weights are transposed at compile time (PACK) so
-  the vector loads them in one piece, big kernels are split into tasks
-  (THREAD). Every kernel's choice is in a comment above it (`/* opts: ... */`).
+  host): one axis becomes the lanes of a vector where the reduction's
+  loads are contiguous, a second axis a register tile of accumulators,
+  constant weights are transposed at compile time (PACK) so the vector
+  loads them in one piece, big kernels are split into tasks (THREAD).
+  Every kernel's choice is in a comment above it (`/* opts: ... */`). The
+  tile holds half the vector registers: 16 accumulators with AVX-512
+  (two vectors by 7 pixels of a 7x7 stage), 8 with AVX2, where two
+  vectors would leave a row of 7 one pixel, so it takes one vector by 7.
 - Shapes that matter: output dims that every address walks as one merge at
   lowering (a 56x56 image is one axis of 3136: 1x1 convolutions get
   16-lane vectors and 2-vector tiles); a convolution of few input channels
@@ -510,7 +513,8 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   convolution or a pool of stride 2 along its output row, each vector of
   every other input element two contiguous loads and a permute; a row of
   7, 14, 28 or 56 pixels is padded to 1, 1, 2 or 4 whole vectors, the last
-  one read and written with masked (partial) loads and stores; a 1x1
+  one read and written with masked (partial) loads and stores (AVX-512's
+  masks, else AVX's vmaskmovps); a 1x1
   convolution fused into a global pool unrolls its pixels into the tile; a
   constant Gemm B is packed into panels of the tile's 32 columns (its rows
   4 KiB apart would share a few cache sets), and THREAD splits the axis
