@@ -622,6 +622,14 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
     if (!address.gate.empty())
       value = address.gate + " ? " + value + " : " + alt;
     line(vector + " " + name + " = " + value + ";");
+    // Shared by the FMAs of a register tile (CEmitterHelpers.cpp); a
+    // 512-bit vector may be two registers where AVX-512 is missing.
+    auto fmas = llvm::count_if(op.getResult().getUsers(), [](Operation *user) {
+      return isa<MulaccOp>(user);
+    });
+    if (!inRegisters && fmas >= 2 &&
+        count * element.getIntOrFloatBitWidth() <= 256)
+      line("TGC_IN_REGISTER(" + name + ");");
     resultLanes.assign(1, name);
     return success();
   }

@@ -14,6 +14,15 @@
 // RUN: %t.portable | FileCheck %s
 // RUN: clang -std=c99 -O2 -Wall -Wextra -Werror -pedantic -DTGC_VECTOR_EXTENSIONS=0 -include %t.c %S/Inputs/vectors-run-main.c -o %t.portable-clang -lm
 // RUN: %t.portable-clang | FileCheck %s
+// The same tuned for AVX2: 8-lane vectors, each weight vector of the tile
+// kept in a register (TGC_IN_REGISTER) for the FMAs that share it; built
+// for haswell with both compilers and run as built for this host.
+// RUN: tgc-opt %s --tgc-pipeline="after=decompose cpu=haswell" | tgc-translate --emit-c > %t-avx2.c
+// RUN: FileCheck %s --check-prefix=AVX2SRC < %t-avx2.c
+// RUN: gcc -std=c99 -O2 -march=haswell -Wall -Wextra -Werror -pedantic -c -x c %t-avx2.c -o %t-avx2.o
+// RUN: clang -std=c99 -O2 -march=haswell -Wall -Wextra -Werror -pedantic -c -x c %t-avx2.c -o %t-avx2.o
+// RUN: gcc -std=c99 -O2 -march=native -Wall -Wextra -Werror -pedantic -include %t-avx2.c %S/Inputs/vectors-run-main.c -o %t-avx2.gcc -lm
+// RUN: %t-avx2.gcc | FileCheck %s
 
 // SRC: typedef float tgc_f32x16 __attribute__((vector_size(64)));
 // SRC: opts: UPCAST(1,16) UPCAST(1,2) UPCAST(0,4)
@@ -24,6 +33,11 @@
 // SRC: tgc_f32x16_store(
 // SRC: opts: UNROLL(1,8)
 // SRC: tgc_f32x8_max(
+
+// AVX2SRC: opts: UPCAST(1,8) UPCAST(1,2) UPCAST(0,4)
+// AVX2SRC: tgc_f32x8 val[[W:[0-9]+]] = tgc_f32x8_load(
+// AVX2SRC-NEXT: TGC_IN_REGISTER(val[[W]]);
+// AVX2SRC: tgc_f32x8_fma(
 
 // SRC: float alu{{[0-9]+}} = tgc_exp2f(val{{[0-9]+}});
 // SRC: tgc_f32x8 alu{{[0-9]+}} = tgc_f32x8_exp2(val{{[0-9]+}});
