@@ -403,6 +403,38 @@ int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
   return bytes;
 }
 
+/// Bytes of inputs a task of a split along `range` reads again in every
+/// iteration of the kernel's outermost loop `outer`: those `outer` does not
+/// move, whole, or their share of them where `range` moves them. None when
+/// the split leaves each task one iteration of `outer`.
+int64_t rereadBytesPerTask(KernelOp kernel, RangeOp outer, RangeOp range,
+                           int64_t tasks) {
+  if (range == outer && (int64_t)outer.getBound() <= tasks)
+    return 0;
+  int64_t bytes = 0;
+  DependenceMemo memo;
+  llvm::SmallDenseSet<unsigned, 4> counted;
+  kernel.walk([&](LoadOp load) {
+    auto index = load.getPtr().getDefiningOp<IndexOp>();
+    auto arg = index ? dyn_cast<BlockArgument>(index.getBuf()) : nullptr;
+    if (!arg || arg.getArgNumber() >= kernel.getInputs().size() ||
+        dependsOn(index.getIdx(), outer.getResult(), memo) ||
+        !counted.insert(arg.getArgNumber()).second)
+      return;
+    auto type =
+        cast<ShapedType>(kernel.getInputs()[arg.getArgNumber()].getType());
+    int64_t size = type.getNumElements() *
+                   std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    bytes += dependsOn(index.getIdx(), range.getResult(), memo) ? size / tasks
+                                                                : size;
+  });
+  return bytes;
+}
+
+/// What a task may read again per outer iteration and still find in its
+/// core's L2 (half of the 512 KiB of the smallest L2 tgc targets).
+constexpr int64_t kRereadBudget = 256 * 1024;
+
 /// THREAD for a kernel with enough work, on the output axis that splits
 /// into the most tasks (balancedTasks), an even count preferred. Never an
 /// axis the reduction does not depend on while another one is left: each
@@ -410,7 +442,11 @@ int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
 /// columns into 8 tasks, is summed 8 times). Among equals, the axis
 /// that splits the constant weights: a task then keeps its slice of them in
 /// its core's L2 while it walks the rest (a 1024x1024 Gemm split by
-/// columns rereads 512 KiB of B per row tile, split by rows all 4 MiB);
+/// columns rereads 512 KiB of B per row tile, split by rows all 4 MiB),
+/// unless what a task reads again per iteration of the outer loop then
+/// overflows the L2 and another split's does not (MobileNetV2's 16 to 96
+/// channel 1x1 convolution at 112x112 split by its 6 KiB of weights read
+/// its whole 800 KiB input again per block of output channels, from L3);
 /// then the outer axis (its tasks touch apart memory).
 void chooseThreads(KernelOp kernel, int64_t tasks) {
   if (tasks < 2 || iterationCount(kernel) < kMinThreadWork)
@@ -435,6 +471,7 @@ void chooseThreads(KernelOp kernel, int64_t tasks) {
       splittable, [&](RangeOp range) { return !repeatsReduce(range); });
   RangeOp best;
   int64_t bestTasks = 1, bestBytes = -1;
+  bool bestFits = true;
   for (RangeOp range : splittable) {
     if (anyWithReduce && repeatsReduce(range))
       continue;
@@ -442,10 +479,12 @@ void chooseThreads(KernelOp kernel, int64_t tasks) {
     bool better = balancedTasks(n) > balancedTasks(bestTasks) ||
                   (balancedTasks(n) == balancedTasks(bestTasks) &&
                    n % 2 == 0 && bestTasks % 2);
+    bool fits = rereadBytesPerTask(kernel, splittable.front(), range, n) <=
+                kRereadBudget;
     int64_t bytes = -1;
     if (!better && n == bestTasks) {
       bytes = weightBytesAlong(kernel, range);
-      better = bytes > bestBytes;
+      better = fits != bestFits ? fits : bytes > bestBytes;
     }
     if (better && checkOptAction(kernel, {OptKind::Thread,
                                           (int64_t)range.getId(), n})
@@ -453,6 +492,7 @@ void chooseThreads(KernelOp kernel, int64_t tasks) {
       best = range;
       bestTasks = n;
       bestBytes = bytes >= 0 ? bytes : weightBytesAlong(kernel, range);
+      bestFits = fits;
     }
   }
   apply(kernel, OptKind::Thread, best, bestTasks);

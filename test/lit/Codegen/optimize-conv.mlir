@@ -230,3 +230,42 @@ func.func @depthwise_row_of_14(%x: tensor<2x16x16xf32>) -> tensor<2x14x14xf32> {
   return %k : tensor<2x14x14xf32>
 }
 
+
+// -----
+
+// The same tie on a 1x1 convolution from 16 to 64 channels over 8192
+// pixels: split by its 4 KiB of weights, each task would read the whole
+// 512 KiB input again for every block of output channels, more than an L2
+// keeps; split by pixels it rereads its own 256 KiB. The pixels win.
+// THREADS-LABEL: func @threads_split_reread_input(
+//       THREADS:   opts = [{{.*}}"THREAD(1,2)"]
+func.func @threads_split_reread_input(%x: tensor<16x8192xf32>) -> tensor<64x8192xf32> {
+  %w = tgc.const dense<0.5> : tensor<64x16xf32>
+  %k = tgc.kernel "r_64_8192_16" (%w, %x) : (tensor<64x16xf32>, tensor<16x8192xf32>) -> tensor<64x8192xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c16 = tgc.const 16 : index
+    %c8192 = tgc.const 8192 : index
+    %co = tgc.range 64 global id 0
+    %p = tgc.range 8192 global id 1
+    %ci = tgc.range 16 reduce id 2
+    %wc = tgc.mul %co, %c16 : index
+    %wa = tgc.add %wc, %ci : index
+    %wp = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %a = tgc.load %wp : !tgc.ptr<f32> -> f32
+    %xc = tgc.mul %ci, %c8192 : index
+    %xa = tgc.add %xc, %p : index
+    %xp = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %b = tgc.load %xp : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %ci
+    %s = tgc.reduce add %m over %ci : f32
+    %oc = tgc.mul %co, %c8192 : index
+    %oa = tgc.add %oc, %p : index
+    %o = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %p
+    tgc.end %co
+    tgc.sink
+  }
+  return %k : tensor<64x8192xf32>
+}
