@@ -384,21 +384,36 @@ int64_t taskCount(int64_t bound, int64_t tasks) {
 /// into 2 by output channels ran slower on 2 threads than on 1).
 int64_t balancedTasks(int64_t tasks) { return tasks - tasks % 2; }
 
+/// A load from one of the kernel's inputs: which input, the index it reads
+/// and the input's size in bytes.
+struct InputLoad {
+  unsigned input;
+  IndexOp index;
+  int64_t bytes;
+};
+
+std::optional<InputLoad> inputLoad(KernelOp kernel, LoadOp load) {
+  auto index = load.getPtr().getDefiningOp<IndexOp>();
+  auto arg = index ? dyn_cast<BlockArgument>(index.getBuf()) : nullptr;
+  if (!arg || arg.getArgNumber() >= kernel.getInputs().size())
+    return std::nullopt;
+  auto type =
+      cast<ShapedType>(kernel.getInputs()[arg.getArgNumber()].getType());
+  return InputLoad{arg.getArgNumber(), index,
+                   type.getNumElements() *
+                       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8)};
+}
+
 /// Bytes of constant weights whose loads move along `range`: what a task
 /// of a split along it reads of them is its own slice.
 int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
   int64_t bytes = 0;
   DependenceMemo memo;
   kernel.walk([&](LoadOp load) {
-    auto index = load.getPtr().getDefiningOp<IndexOp>();
-    auto arg = index ? dyn_cast<BlockArgument>(index.getBuf()) : nullptr;
-    if (!arg || arg.getArgNumber() >= kernel.getInputs().size() ||
-        !kernel.getInputs()[arg.getArgNumber()].getDefiningOp<ConstOp>() ||
-        !dependsOn(index.getIdx(), range.getResult(), memo))
-      return;
-    auto type = cast<ShapedType>(kernel.getInputs()[arg.getArgNumber()].getType());
-    bytes += type.getNumElements() *
-             std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    std::optional<InputLoad> in = inputLoad(kernel, load);
+    if (in && kernel.getInputs()[in->input].getDefiningOp<ConstOp>() &&
+        dependsOn(in->index.getIdx(), range.getResult(), memo))
+      bytes += in->bytes;
   });
   return bytes;
 }
@@ -415,18 +430,13 @@ int64_t rereadBytesPerTask(KernelOp kernel, RangeOp outer, RangeOp range,
   DependenceMemo memo;
   llvm::SmallDenseSet<unsigned, 4> counted;
   kernel.walk([&](LoadOp load) {
-    auto index = load.getPtr().getDefiningOp<IndexOp>();
-    auto arg = index ? dyn_cast<BlockArgument>(index.getBuf()) : nullptr;
-    if (!arg || arg.getArgNumber() >= kernel.getInputs().size() ||
-        dependsOn(index.getIdx(), outer.getResult(), memo) ||
-        !counted.insert(arg.getArgNumber()).second)
+    std::optional<InputLoad> in = inputLoad(kernel, load);
+    if (!in || dependsOn(in->index.getIdx(), outer.getResult(), memo) ||
+        !counted.insert(in->input).second)
       return;
-    auto type =
-        cast<ShapedType>(kernel.getInputs()[arg.getArgNumber()].getType());
-    int64_t size = type.getNumElements() *
-                   std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    bytes += dependsOn(index.getIdx(), range.getResult(), memo) ? size / tasks
-                                                                : size;
+    bytes += dependsOn(in->index.getIdx(), range.getResult(), memo)
+                 ? in->bytes / tasks
+                 : in->bytes;
   });
   return bytes;
 }
