@@ -168,20 +168,36 @@ void KernelLinearizer::emit(Node at, Operation *sink) {
   auto later = [&](Operation *a, Operation *b) {
     return position.lookup(a) > position.lookup(b);
   };
+  // Loads go last among the ready items, after loops: a load that only the
+  // code after a reduction reads (a residual added to a convolution's
+  // output) would otherwise hold a register through the whole reduction
+  // loop, beside the accumulators of a register tile. A load the loop
+  // reads is still emitted before it, which waits for it.
   std::priority_queue<Operation *, std::vector<Operation *>, decltype(later)>
-      ready(later);
+      ready(later), readyLoops(later), readyLoads(later);
+  auto push = [&](Operation *item) {
+    if (isa<RangeOp>(item))
+      readyLoops.push(item);
+    else if (isa<LoadOp>(item))
+      readyLoads.push(item);
+    else
+      ready.push(item);
+  };
   for (Operation *item : items[at])
     if (pending[item] == 0)
-      ready.push(item);
+      push(item);
 
   OpBuilder builder(sink);
   Location loc = kernel.getLoc();
-  while (!ready.empty()) {
-    Operation *item = ready.top();
-    ready.pop();
+  while (!ready.empty() || !readyLoops.empty() || !readyLoads.empty()) {
+    auto &from = !ready.empty()        ? ready
+                 : !readyLoops.empty() ? readyLoops
+                                       : readyLoads;
+    Operation *item = from.top();
+    from.pop();
     for (Operation *next : successors[item])
       if (--pending[next] == 0)
-        ready.push(next);
+        push(next);
 
     if (auto range = dyn_cast<RangeOp>(item)) {
       for (ReduceOp reduce : reducesOver.lookup(range)) {

@@ -15,7 +15,10 @@
 // CHECK-DAG: tgc_f32x16_sub(val0, tgc_f32x16_splat(1.0f))
 // CHECK-DAG: tgc_f32x16_mul(val0, val0)
 // CHECK-DAG: tgc_f32x16_add(val0, tgc_f32x16_splat(1.0f))
-// CHECK-COUNT-4: tgc_f32x16_store(
+// CHECK-DAG: tgc_f32x16_store(
+// CHECK-DAG: tgc_f32x16_store(
+// CHECK-DAG: tgc_f32x16_store(
+// CHECK-DAG: tgc_f32x16_store(
 // CHECK: }
 // CHECK-NOT: opts
 // CHECK: static void net_E_10_30(
