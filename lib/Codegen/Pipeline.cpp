@@ -26,6 +26,10 @@ static const Stage kStages[] = {
        decompose.winograd = options.target != "c" && options.winograd == "auto"
                                 ? "never"
                                 : options.winograd;
+       decompose.convLayout =
+           options.target != "c" && options.convLayout == "auto"
+               ? "nchw"
+               : options.convLayout;
        pm.addPass(createTgcDecompose(decompose));
      }},
     // algebraic rules and constant folding on the tensor graph
@@ -160,6 +164,11 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
       llvm::cl::desc("3x3 convolutions through Winograd F(m x m, 3x3): auto, "
                      "always, never, 2x2 or 4x4"),
       llvm::cl::init("auto")};
+  Option<std::string> convLayout{
+      *this, "conv-layout",
+      llvm::cl::desc("the order convolutions compute and store in: auto, "
+                     "nchw or nhwc"),
+      llvm::cl::init("auto")};
 };
 } // namespace
 
@@ -175,6 +184,7 @@ void registerTgcPipeline() {
         options.imageLoop = cli.imageLoop;
         options.parallelImages = cli.parallelImages;
         options.winograd = cli.winograd;
+        options.convLayout = cli.convLayout;
         buildTgcPipeline(pm, options, cli.after);
       });
 }

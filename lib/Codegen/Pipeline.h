@@ -36,6 +36,9 @@ struct PipelineOptions {
   /// tgc-decompose's `winograd` (--winograd): auto, always, never, 2x2 or
   /// 4x4; auto is never on a GPU target (its rule was measured on CPUs).
   std::string winograd = "auto";
+  /// tgc-decompose's `conv-layout` (--conv-layout): auto, nchw or nhwc;
+  /// auto is nchw on a GPU target (channels last was measured on CPUs).
+  std::string convLayout = "auto";
   /// A tuning database (TuningDb.h) whose entries the optimize stage
   /// applies, and the serialized context its keys are made with.
   std::string tuningDb;

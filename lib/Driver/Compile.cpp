@@ -267,6 +267,7 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
   pipelineOptions.imageLoop = options.kernels.imageLoop;
   pipelineOptions.parallelImages = options.parallelImages;
   pipelineOptions.winograd = options.kernels.winograd;
+  pipelineOptions.convLayout = options.kernels.convLayout;
   // Tuned actions for the optimize stage: a database from --tuning-db,
   // extended by a search with --beam.
   bool tuning = (!options.kernels.tuningDb.empty() || options.beam > 0) &&

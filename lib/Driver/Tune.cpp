@@ -424,6 +424,7 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
   pipeline.threadTasks = threadTasks;
   pipeline.imageLoop = options.imageLoop;
   pipeline.winograd = options.winograd;
+  pipeline.convLayout = options.convLayout;
   PassManager pm(&context, ModuleOp::getOperationName());
   for (const Stage &stage : getStages())
     if (position(stage.name) > position(reached) &&

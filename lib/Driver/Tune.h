@@ -47,11 +47,12 @@ struct TuneOptions {
   bool cold = false;
   /// The CPU to tune for (--cpu); empty for the host.
   std::string cpu;
-  /// --image-loop and --winograd, as the packages the database is for are
-  /// compiled: they change the kernels, so a database tuned with other
-  /// values has no entries for them.
+  /// --image-loop, --winograd and --conv-layout, as the packages the
+  /// database is for are compiled: they change the kernels, so a database
+  /// tuned with other values has no entries for them.
   std::string imageLoop = "auto";
   std::string winograd = "auto";
+  std::string convLayout = "auto";
   /// --input NAME=FILE: the shapes of dynamic inputs come from the files.
   std::vector<std::pair<std::string, std::string>> inputs;
   /// --input-shape bindings (from tgc compile --beam).

@@ -175,6 +175,7 @@ Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w) {
                                                  : winogradTile(x, w, options);
     return winogradConv(ctx.tb(), x, w, options, tile);
   }
+  options.channelsLast = ctx.channelsLast();
   return ctx.tb().conv(x, w, options);
 }
 

@@ -25,7 +25,8 @@ namespace mlir::tgc {
 class NodeContext {
 public:
   NodeContext(OnnxNodeOp node, OpBuilder &builder,
-              WinogradMode winograd = WinogradMode::Auto);
+              WinogradMode winograd = WinogradMode::Auto,
+              bool channelsLast = false);
 
   OnnxNodeOp getNode() { return node; }
   StringRef opType() { return node.getOpType(); }
@@ -97,11 +98,15 @@ public:
 
   /// How 3x3 convolutions are computed (tgc-decompose's `winograd`).
   WinogradMode winogradMode() const { return winograd; }
+  /// Whether convolutions compute channels last (tgc-decompose's
+  /// `conv-layout`).
+  bool channelsLast() const { return convChannelsLast; }
 
 private:
   OnnxNodeOp node;
   TensorBuilder builder;
   WinogradMode winograd;
+  bool convChannelsLast;
   bool failedFlag = false;
   llvm::StringSet<> readAttrs;
   llvm::SmallBitVector readInputs;

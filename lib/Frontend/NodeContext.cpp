@@ -16,9 +16,10 @@ using namespace mlir;
 using namespace mlir::tgc;
 
 NodeContext::NodeContext(OnnxNodeOp node, OpBuilder &opBuilder,
-                         WinogradMode winograd)
+                         WinogradMode winograd, bool channelsLast)
     : node(node), builder(opBuilder, node.getLoc(), [this] { return error(); }),
-      winograd(winograd), readInputs(node.getInputs().size()), results(node->getNumResults()) {}
+      winograd(winograd), convChannelsLast(channelsLast),
+      readInputs(node.getInputs().size()), results(node->getNumResults()) {}
 
 std::string NodeContext::describe() {
   std::string name;

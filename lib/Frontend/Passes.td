@@ -47,7 +47,12 @@ def TgcDecompose : Pass<"tgc-decompose", "::mlir::ModuleOp"> {
            "3x3 stride-1 convolutions through Winograd F(m x m, 3x3): auto "
            "(where it pays, with the tile it prefers; see Winograd.cpp), "
            "always (wherever it applies, auto's tile), never, 2x2 or 4x4 "
-           "(wherever it applies, that tile)">
+           "(wherever it applies, that tile)">,
+    Option<"convLayout", "conv-layout", "std::string", "\"auto\"",
+           "the order convolutions compute and store their outputs in: nchw, "
+           "nhwc (channels last), or auto (nhwc where every convolution is "
+           "depthwise, pointwise or of at most 4 channels per group and one "
+           "is depthwise, as in MobileNets; see Decompose.cpp)">
   ];
   let dependentDialects = ["::mlir::tgc::TgcDialect"];
 }

@@ -193,6 +193,8 @@ public:
   struct ConvOptions {
     int64_t groups = 1;
     SmallVector<int64_t> strides, dilations, padLow, padHigh;
+    /// Compute in [N, D..., C] order (see conv).
+    bool channelsLast = false;
   };
   /// N-d convolution of x [N, C, D...] with w [M, C/groups, K...]: pad,
   /// pool into windows, mul with the weight, sum over (C, K...).

@@ -300,47 +300,59 @@ Value TensorBuilder::conv(Value x, Value w, const ConvOptions &options) {
   }
   int64_t rcout = cout / groups;
 
-  SmallVector<int64_t> low{0, 0}, high{0, 0};
-  llvm::append_range(low, options.padLow);
-  llvm::append_range(high, options.padHigh);
-  Value windows =
-      pool(pad(x, low, high), kernel, options.strides, options.dilations);
+  // Channels last, the channel dims come after the spatial ones: the input
+  // is permuted so before its pad (the padded copy a convolution realizes
+  // is stored in that order too), and the sum comes out as [batch, out...,
+  // cout]. The NCHW result is a permute of it, which the next channels-last
+  // convolution's permute cancels.
+  bool last = options.channelsLast;
+  auto inLayout = [&](SmallVector<int64_t> front, ArrayRef<int64_t> channel,
+                      ArrayRef<int64_t> spatial) {
+    llvm::append_range(front, last ? spatial : channel);
+    llvm::append_range(front, last ? channel : spatial);
+    return front;
+  };
+  auto axesFrom = [](int64_t first, int64_t count) {
+    return llvm::to_vector(llvm::seq<int64_t>(first, first + count));
+  };
+  SmallVector<int64_t> toLast = inLayout({0}, {1}, axesFrom(2, n));
+  SmallVector<int64_t> toFirst{0, n + 1};
+  llvm::append_range(toFirst, axesFrom(1, n));
+  Value padded = pad(last ? permute(x, toLast) : x,
+                     inLayout({0}, {0}, options.padLow),
+                     inLayout({0}, {0}, options.padHigh));
+  if (last)
+    padded = permute(padded, toFirst);
+  Value windows = pool(padded, kernel, options.strides, options.dilations);
   if (!windows)
     return {};
   // windows: [batch, groups*cin, out..., kernel...]
   SmallVector<int64_t> out(shapeOf(windows).slice(2, n));
 
-  // -> [batch, groups, 1, out..., cin, kernel...]
+  // -> [batch, groups, 1, out..., cin, kernel...] (channels last: [batch,
+  // out..., groups, 1, cin, kernel...])
   SmallVector<int64_t> split{batch, groups, cin};
   llvm::append_range(split, out);
   llvm::append_range(split, kernel);
-  SmallVector<int64_t> order{0, 1};
-  for (int64_t i = 0; i < n; ++i)
-    order.push_back(3 + i);
+  SmallVector<int64_t> order = inLayout({0}, {1}, axesFrom(3, n));
   order.push_back(2);
-  for (int64_t i = 0; i < n; ++i)
-    order.push_back(3 + n + i);
-  Value xs = permute(reshape(windows, split), order);
-  SmallVector<int64_t> xShape{batch, groups, 1};
-  llvm::append_range(xShape, out);
+  llvm::append_range(order, axesFrom(3 + n, n));
+  SmallVector<int64_t> xShape = inLayout({batch}, {groups, 1}, out);
   xShape.push_back(cin);
   llvm::append_range(xShape, kernel);
-  xs = reshape(xs, xShape);
+  Value xs = reshape(permute(reshape(windows, split), order), xShape);
 
-  // w -> [1, groups, rcout, 1..., cin, kernel...]
-  SmallVector<int64_t> wShape{1, groups, rcout};
-  wShape.append(n, 1);
+  // w -> [1, groups, rcout, 1..., cin, kernel...] (channels last: [1,
+  // 1..., groups, rcout, cin, kernel...])
+  SmallVector<int64_t> ones(n, 1);
+  SmallVector<int64_t> wShape = inLayout({1}, {groups, rcout}, ones);
   wShape.push_back(cin);
   llvm::append_range(wShape, kernel);
   Value ws = reshape(w, wShape);
 
   // Sum over cin and the kernel taps, the last n + 1 axes.
   Value product = mul(xs, ws);
-  SmallVector<int64_t> axes;
-  for (int64_t i = 0; i <= n; ++i)
-    axes.push_back(3 + n + i);
-  Value summed = sum(product, axes, false);
-  SmallVector<int64_t> result{batch, cout};
-  llvm::append_range(result, out);
-  return reshape(summed, result);
+  Value summed = sum(product, axesFrom(3 + n, n + 1), false);
+  Value result = reshape(summed, inLayout({batch}, {cout}, out));
+  return last ? permute(result, toFirst) : result;
 }

@@ -92,6 +92,69 @@ struct ElementwiseBeforeView : RewritePattern {
   }
 };
 
+/// True if `value` is a constant or a view of one.
+bool isConstantView(Value value) {
+  Operation *op = value.getDefiningOp();
+  while (op && isGraphMovement(op)) {
+    value = op->getOperand(0);
+    op = value.getDefiningOp();
+  }
+  return op && isa<ConstOp>(op);
+}
+
+// f(permute(a, p), permute(b, p), c) => permute(f(a, b, c'), p), where c
+// is a constant or a view of one and c' its view in a's order: a permute
+// moves past elementwise work toward the next op that reads it. A
+// convolution computed channels last ends in a permute back to NCHW; past
+// its bias, its Relu and a residual Add, it meets the permute to channels
+// last of the next convolution, and the two cancel. Only permutes of
+// computed values move, so the constants' new permutes never move back.
+struct ElementwiseBeforePermute : RewritePattern {
+  ElementwiseBeforePermute(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isGraphElementwise(op) || op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return failure();
+    PermuteOp first;
+    for (Value operand : op->getOperands()) {
+      auto permute = operand.getDefiningOp<PermuteOp>();
+      if (permute && !isConstantView(permute.getSrc())) {
+        if (first && (first.getOrder() != permute.getOrder() ||
+                      first.getSrc().getType() != permute.getSrc().getType()))
+          return rewriter.notifyMatchFailure(op, "permutes differ");
+        first = permute;
+      } else if (!isConstantView(operand)) {
+        return rewriter.notifyMatchFailure(op, "operand is not a permute");
+      }
+    }
+    if (!first)
+      return rewriter.notifyMatchFailure(op, "no permute among the operands");
+    ArrayRef<int64_t> order = first.getOrder();
+    SmallVector<int64_t> inverse(order.size());
+    for (auto [i, axis] : llvm::enumerate(order))
+      inverse[axis] = i;
+    auto srcShape = cast<RankedTensorType>(first.getSrc().getType());
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto permute = operand.getDefiningOp<PermuteOp>();
+      if (permute && !isConstantView(permute.getSrc())) {
+        operands.push_back(permute.getSrc());
+        continue;
+      }
+      Type element = getElementTypeOrSelf(operand.getType());
+      operands.push_back(rewriter.create<PermuteOp>(
+          op->getLoc(), srcShape.clone(element), operand, inverse));
+    }
+    Value moved = cloneElementwise(rewriter, op, operands, srcShape);
+    rewriter.replaceOpWithNewOp<PermuteOp>(op, op->getResult(0).getType(),
+                                           moved, order);
+    return success();
+  }
+};
+
 /// True if computing `value` would pull a reduce into the kernel that reads
 /// it: one on the way back to realized values that no other op reads. The
 /// way stops at constants and contiguous values, and at values read twice
@@ -372,8 +435,8 @@ struct Simplify : impl::TgcSimplifyBase<Simplify> {
                  FoldConstantView<ExpandOp>, FoldConstantView<PadOp>,
                  FoldConstantView<ShrinkOp>, FoldConstantView<FlipOp>,
                  FoldConstantReduce, ElementwiseBeforeView<ExpandOp>,
-                 ElementwiseBeforeView<ReshapeOp>, ElementwiseIntoContiguous>(
-        &getContext());
+                 ElementwiseBeforeView<ReshapeOp>, ElementwiseBeforePermute,
+                 ElementwiseIntoContiguous>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -94,13 +94,13 @@ def output_errors(report):
 
 
 def run_case(tgc, group, name, path, timeout, target="c", image_loop="auto",
-             winograd="auto"):
+             winograd="auto", conv_layout="auto"):
     start = time.time()
     try:
         proc = subprocess.run(
             [tgc, "verify", path, "--rtol", "1e-3", "--atol", "1e-7",
              "--target", target, "--image-loop", image_loop,
-             "--winograd", winograd],
+             "--winograd", winograd, "--conv-layout", conv_layout],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             timeout=timeout, errors="replace")
         ok = proc.returncode == 0
@@ -160,7 +160,8 @@ def run_cases(args, cases):
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_case, args.tgc, g, n, p, args.timeout, args.target,
-                               args.image_loop, args.winograd)
+                               args.image_loop, args.winograd,
+                               args.conv_layout)
                    for g, n, p in cases]
         for i, future in enumerate(concurrent.futures.as_completed(futures), 1):
             r = future.result()
@@ -193,6 +194,9 @@ def main():
                         default="auto", help="tgc verify's --winograd: "
                         "always, 2x2 and 4x4 compute every 3x3 stride-1 "
                         "convolution through Winograd F(m x m, 3x3)")
+    parser.add_argument("--conv-layout", choices=["auto", "nchw", "nhwc"],
+                        default="auto", help="tgc verify's --conv-layout: "
+                        "nhwc computes every convolution channels last")
     parser.add_argument("--filter")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--timeout", type=int, default=180)

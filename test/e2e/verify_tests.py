@@ -154,10 +154,10 @@ def write_case(env, name, nodes, inits, x, outputs):
 
 def strided(env):
     """Depthwise convolutions and a pool of stride 2 along rows of 56, 28,
-    14 and 7 outputs, as in MobileNetV2: their loads of every other
-    element are vectorized (two vector loads and a permute, the rows
-    padded to whole vectors, 4, 2 or 1, the last one masked) and compute
-    what numpy does."""
+    14 and 7 outputs, as in MobileNetV2, compute what numpy does, channels
+    last (auto's layout for them) and NCHW; NCHW, their loads of every
+    other element are vectorized (two vector loads and a permute, the rows
+    padded to whole vectors, 4, 2 or 1, the last one masked)."""
     channels = 8
     rng = np.random.default_rng(3)
     nodes, inits, refs = [], [], {}
@@ -183,15 +183,17 @@ def strided(env):
     case = write_case(env, "strided", nodes, inits, x,
                       [(o, refs[o]) for o in outputs])
     # Sums of 9 float products four stages deep: a few ulps of 30.
-    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
-                               "--atol", "1e-4")
-    check("PASS: 5 of 5 outputs passed in 1 data set" in stdout,
-          "unexpected verify output:\n" + stdout)
+    for layout in ("auto", "nchw"):
+        _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
+                                   "--atol", "1e-4", "--conv-layout", layout)
+        check("PASS: 5 of 5 outputs passed in 1 data set" in stdout,
+              "unexpected verify output (%s):\n%s" % (layout, stdout))
     # The rows are vectors (the shorter ones padded to one), each made of
     # the even lanes of two vector loads; the second load of a 14-wide row
     # reads the 11 elements it needs of 16.
     env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
-                env.path("package"), "--cpu", "skylake-avx512")
+                env.path("package"), "--cpu", "skylake-avx512",
+                "--conv-layout", "nchw")
     with open(env.path("package", "net.json")) as f:
         opts = {k["name"]: " ".join(k.get("opts", []))
                 for k in json.load(f)["kernels"]}
@@ -230,6 +232,77 @@ def conv3x3(x, w, b):
             window = padded[:, :, kh:kh + h, kw:kw + width]
             y += np.einsum("nchw,kc->nkhw", window, w[:, :, kh, kw])
     return y
+
+
+def conv_ref(x, w, b, stride=1, pad=0, dilation=1, groups=1):
+    """An N-d-free 2-D convolution in float64: each tap's strided window
+    times its weights, group by group."""
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    m, per_group, kh_count, kw_count = w.shape
+    out_h = (x.shape[2] - dilation * (kh_count - 1) - 1) // stride + 1
+    out_w = (x.shape[3] - dilation * (kw_count - 1) - 1) // stride + 1
+    y = np.zeros((x.shape[0], m, out_h, out_w)) + b.reshape(1, -1, 1, 1)
+    out_per_group = m // groups
+    for g in range(groups):
+        xs = x[:, g * per_group:(g + 1) * per_group]
+        ws = w[g * out_per_group:(g + 1) * out_per_group]
+        for kh in range(kh_count):
+            for kw in range(kw_count):
+                window = xs[:, :, kh * dilation:kh * dilation + stride * out_h:stride,
+                            kw * dilation:kw * dilation + stride * out_w:stride]
+                y[:, g * out_per_group:(g + 1) * out_per_group] += np.einsum(
+                    "nchw,kc->nkhw", window, ws[:, :, kh, kw])
+    return y
+
+
+def channels_last(env):
+    """Convolutions computed channels last (--conv-layout nhwc, and auto for
+    the depthwise-separable part) give what numpy does: a grouped,
+    dilated 3x3 convolution, a depthwise one of stride 2, a 1x1 one with a
+    residual Add and a Relu between them, and a global average pool, with
+    model outputs in NCHW from the middle of the chain too. NHWC, the
+    activations between them are [N, H, W, C] and only the input and the
+    outputs are read or written through a permute."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 8, 11, 11)).astype(np.float32)
+    def weights(name, shape):
+        return numpy_helper.from_array(
+            (rng.standard_normal(shape) / 4).astype(np.float32), name)
+    inits = [weights("wg", (12, 4, 3, 3)), weights("bg", (12,)),
+             weights("wd", (12, 1, 3, 3)), weights("bd", (12,)),
+             weights("wp", (12, 12, 1, 1)), weights("bp", (12,))]
+    w = {i.name: numpy_helper.to_array(i) for i in inits}
+    nodes = [
+        helper.make_node("Conv", ["x", "wg", "bg"], ["g"], name="grouped",
+                         group=2, pads=[2, 2, 2, 2], dilations=[2, 2]),
+        helper.make_node("Relu", ["g"], ["gr"], name="relu"),
+        helper.make_node("Conv", ["gr", "wd", "bd"], ["d"], name="depthwise",
+                         group=12, pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Conv", ["d", "wp", "bp"], ["p"], name="pointwise"),
+        helper.make_node("Add", ["p", "d"], ["s"], name="residual"),
+        helper.make_node("GlobalAveragePool", ["s"], ["pool"], name="pool")]
+    g = np.maximum(conv_ref(x, w["wg"], w["bg"], pad=2, dilation=2,
+                            groups=2), 0)
+    d = conv_ref(g.astype(np.float32), w["wd"], w["bd"], stride=2, pad=1,
+                 groups=12)
+    s = conv_ref(d.astype(np.float32), w["wp"], w["bp"]) + d
+    pool = s.mean(axis=(2, 3), keepdims=True)
+    case = write_case(env, "channels_last", nodes, inits, x,
+                      [("gr", g), ("s", s), ("pool", pool)])
+    for layout in ("nhwc", "auto", "nchw"):
+        _, stdout, _ = env.tgc_cmd("verify", case, "--conv-layout", layout,
+                                   "--rtol", "1e-4", "--atol", "1e-4")
+        check("PASS: 3 of 3 outputs passed in 1 data set" in stdout,
+              "unexpected verify output (%s):\n%s" % (layout, stdout))
+    # Channels last, the padded copy before the depthwise convolution is
+    # stored [N, H, W, C]: a kernel named for that shape.
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("package"), "--conv-layout", "nhwc")
+    with open(env.path("package", "net.json")) as f:
+        names = [k["name"] for k in json.load(f)["kernels"]]
+    check(any(re.match(r"E_(\d+_)?13_13_12$", n) for n in names),
+          "no channels-last padded copy among %s" % names)
+    env.check_no_scratch_left()
 
 
 def winograd(env):
@@ -323,5 +396,6 @@ main({
     "dirs": dirs,
     "shapes": shapes,
     "strided": strided,
+    "channels_last": channels_last,
     "winograd": winograd,
 })

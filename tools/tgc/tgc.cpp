@@ -94,17 +94,30 @@ void addWinograd(CLI::App *cmd, std::string &mode) {
       ->check(CLI::IsMember({"auto", "always", "never", "2x2", "4x4"}));
 }
 
+/// --conv-layout, the same for every command that compiles.
+void addConvLayout(CLI::App *cmd, std::string &layout) {
+  cmd->add_option("--conv-layout", layout,
+                  "auto (default), nchw or nhwc: the order convolutions "
+                  "compute and store their outputs in; nhwc (channels last) "
+                  "makes a 1x1 convolution read each pixel's channels "
+                  "contiguously (auto: nhwc for models of depthwise and "
+                  "pointwise convolutions, such as MobileNets; C target)")
+      ->check(CLI::IsMember({"auto", "nchw", "nhwc"}));
+}
+
 /// What --tuning-db holds, for the commands that run what they compile.
 constexpr const char *kTunedActions =
     "the actions `tgc tune` found, for the kernels it has entries for";
 
-/// --tuning-db (`what` says what its entries are for), --image-loop and
-/// --winograd: every command that compiles a package takes them alike.
+/// --tuning-db (`what` says what its entries are for), --image-loop,
+/// --winograd and --conv-layout: every command that compiles a package
+/// takes them alike.
 void addKernelChoices(CLI::App *cmd, mlir::tgc::KernelChoices &choices,
                       const std::string &what) {
   cmd->add_option("--tuning-db", choices.tuningDb, "FILE: " + what);
   addImageLoop(cmd, choices.imageLoop);
   addWinograd(cmd, choices.winograd);
+  addConvLayout(cmd, choices.convLayout);
 }
 
 void addCompile(CLI::App &app, Arguments &args) {
@@ -272,6 +285,7 @@ void addTune(CLI::App &app, Arguments &args) {
                   "CPU the C is tuned for (default: this host)");
   addImageLoop(cmd, args.tune.imageLoop);
   addWinograd(cmd, args.tune.winograd);
+  addConvLayout(cmd, args.tune.convLayout);
   cmd->add_flag("-v,--verbose", args.verbose,
                 "print every round and each dropped candidate");
 }

@@ -1,4 +1,4 @@
-// RUN: tgc-opt %s --tgc-decompose | FileCheck %s
+// RUN: tgc-opt %s --tgc-decompose="conv-layout=nchw" | FileCheck %s
 // No matmul or conv primitive: matmul is reshape + expand + mul + a sum over
 // the shared axis; conv and pooling windows are views made of movement ops
 // (tinygrad's _pool), then mul and reduce_axis.

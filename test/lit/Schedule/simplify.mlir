@@ -237,3 +237,41 @@ func.func @not_elementwise_into_contiguous(%x: tensor<4xf32>, %y: tensor<4xf32>,
     }
   }
 #-}
+
+// f(permute(a, p), permute(b, p), constant) => permute(f(a, b, c'), p): the
+// permute moves past the elementwise ops, where the next permute cancels
+// it (a channels-last convolution's output through its Relu and residual
+// Add into the next convolution).
+// CHECK-LABEL: func @elementwise_before_permute(
+//  CHECK-SAME:     %[[A:.*]]: tensor<1x3x4x2xf32>, %[[B:.*]]: tensor<1x3x4x2xf32>)
+//   CHECK-DAG:   %[[SUM:.*]] = tgc.add %[[A]], %[[B]] : tensor<1x3x4x2xf32>
+//   CHECK-DAG:   %[[C:.*]] = tgc.const {{.*}} : tensor<1x3x4x2xf32>
+//       CHECK:   %[[MAX:.*]] = tgc.max %[[SUM]], %[[C]] : tensor<1x3x4x2xf32>
+//  CHECK-NEXT:   return %[[MAX]]
+func.func @elementwise_before_permute(%a: tensor<1x3x4x2xf32>, %b: tensor<1x3x4x2xf32>) -> tensor<1x3x4x2xf32> {
+  %pa = tgc.permute %a [0, 3, 1, 2] : tensor<1x3x4x2xf32> -> tensor<1x2x3x4xf32>
+  %pb = tgc.permute %b [0, 3, 1, 2] : tensor<1x3x4x2xf32> -> tensor<1x2x3x4xf32>
+  %sum = tgc.add %pa, %pb : tensor<1x2x3x4xf32>
+  %w = tgc.const dense<[[[[1.0]], [[2.0]]]]> : tensor<1x2x1x1xf32>
+  %we = tgc.expand %w : tensor<1x2x1x1xf32> -> tensor<1x2x3x4xf32>
+  %max = tgc.max %sum, %we : tensor<1x2x3x4xf32>
+  %back = tgc.permute %max [0, 2, 3, 1] : tensor<1x2x3x4xf32> -> tensor<1x3x4x2xf32>
+  return %back : tensor<1x3x4x2xf32>
+}
+
+// Permutes of different orders, and a computed operand that is no permute,
+// stay where they are.
+// CHECK-LABEL: func @not_elementwise_before_permute(
+//       CHECK:   tgc.permute
+//  CHECK-NEXT:   tgc.add
+//  CHECK-NEXT:   tgc.permute
+//  CHECK-NEXT:   tgc.mul
+//  CHECK-NEXT:   tgc.permute
+func.func @not_elementwise_before_permute(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> (tensor<3x2xf32>, tensor<3x2xf32>) {
+  %pa = tgc.permute %a [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+  %0 = tgc.add %pa, %b : tensor<3x2xf32>
+  %pb = tgc.permute %b [1, 0] : tensor<3x2xf32> -> tensor<2x3xf32>
+  %1 = tgc.mul %pb, %a : tensor<2x3xf32>
+  %2 = tgc.permute %1 [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+  return %0, %2 : tensor<3x2xf32>, tensor<3x2xf32>
+}
