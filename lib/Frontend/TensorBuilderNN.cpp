@@ -318,9 +318,9 @@ Value TensorBuilder::conv(Value x, Value w, const ConvOptions &options) {
   SmallVector<int64_t> toLast = inLayout({0}, {1}, axesFrom(2, n));
   SmallVector<int64_t> toFirst{0, n + 1};
   llvm::append_range(toFirst, axesFrom(1, n));
-  Value padded = pad(last ? permute(x, toLast) : x,
-                     inLayout({0}, {0}, options.padLow),
-                     inLayout({0}, {0}, options.padHigh));
+  Value padded =
+      pad(last ? permute(x, toLast) : x, inLayout({0}, {0}, options.padLow),
+          inLayout({0}, {0}, options.padHigh));
   if (last)
     padded = permute(padded, toFirst);
   Value windows = pool(padded, kernel, options.strides, options.dilations);
