@@ -51,6 +51,13 @@ Value cloneElementwise(PatternRewriter &rewriter, Operation *op,
   return rewriter.create(state)->getResult(0);
 }
 
+/// An elementwise op of the tensor graph with one ranked tensor result:
+/// what the rewrites that move views past elementwise work start from.
+bool isRankedElementwise(Operation *op) {
+  return isGraphElementwise(op) && op->getNumResults() == 1 &&
+         isa<RankedTensorType>(op->getResult(0).getType());
+}
+
 // f(view(a), view(b), splat) => view(f(a, b, splat)) when a and b have the
 // same shape, for view = expand or reshape: elementwise work moves before
 // broadcasts, where there is less of it (and constants fold while small).
@@ -61,8 +68,7 @@ struct ElementwiseBeforeView : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isGraphElementwise(op) || op->getNumResults() != 1 ||
-        !isa<RankedTensorType>(op->getResult(0).getType()))
+    if (!isRankedElementwise(op))
       return failure();
     RankedTensorType srcShape;
     for (Value operand : op->getOperands()) {
@@ -110,18 +116,22 @@ bool isConstantView(Value value) {
 // last of the next convolution, and the two cancel. Only permutes of
 // computed values move, so the constants' new permutes never move back.
 struct ElementwiseBeforePermute : RewritePattern {
+  /// The permute `value` is, if it is one of a computed value.
+  static PermuteOp movablePermute(Value value) {
+    auto permute = value.getDefiningOp<PermuteOp>();
+    return permute && !isConstantView(permute.getSrc()) ? permute : PermuteOp();
+  }
+
   ElementwiseBeforePermute(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isGraphElementwise(op) || op->getNumResults() != 1 ||
-        !isa<RankedTensorType>(op->getResult(0).getType()))
+    if (!isRankedElementwise(op))
       return failure();
     PermuteOp first;
     for (Value operand : op->getOperands()) {
-      auto permute = operand.getDefiningOp<PermuteOp>();
-      if (permute && !isConstantView(permute.getSrc())) {
+      if (PermuteOp permute = movablePermute(operand)) {
         if (first && (first.getOrder() != permute.getOrder() ||
                       first.getSrc().getType() != permute.getSrc().getType()))
           return rewriter.notifyMatchFailure(op, "permutes differ");
@@ -139,8 +149,7 @@ struct ElementwiseBeforePermute : RewritePattern {
     auto srcShape = cast<RankedTensorType>(first.getSrc().getType());
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
-      auto permute = operand.getDefiningOp<PermuteOp>();
-      if (permute && !isConstantView(permute.getSrc())) {
+      if (PermuteOp permute = movablePermute(operand)) {
         operands.push_back(permute.getSrc());
         continue;
       }
