@@ -289,11 +289,15 @@ def channels_last(env):
     pool = s.mean(axis=(2, 3), keepdims=True)
     case = write_case(env, "channels_last", nodes, inits, x,
                       [("gr", g), ("s", s), ("pool", pool)])
-    for layout in ("nhwc", "auto", "nchw"):
+    # The batch of 2 also one image at a time, channels last.
+    for layout, loop in (("nhwc", "auto"), ("auto", "auto"),
+                         ("nchw", "auto"), ("nhwc", "always")):
         _, stdout, _ = env.tgc_cmd("verify", case, "--conv-layout", layout,
-                                   "--rtol", "1e-4", "--atol", "1e-4")
+                                   "--image-loop", loop, "--rtol", "1e-4",
+                                   "--atol", "1e-4")
         check("PASS: 3 of 3 outputs passed in 1 data set" in stdout,
-              "unexpected verify output (%s):\n%s" % (layout, stdout))
+              "unexpected verify output (%s, image loop %s):\n%s" % (
+                  layout, loop, stdout))
     # Channels last, the padded copy before the depthwise convolution is
     # stored [N, H, W, C]: a kernel named for that shape.
     env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
