@@ -353,6 +353,25 @@ struct DropTrueGate : OpRewritePattern<IndexOp> {
   }
 };
 
+// where(g, load(buf[i] if g else a), a) => load(buf[i] if g else a): the
+// select repeats the load's own gate (a pad lowers to both). Lanes of a
+// vector along an axis the gate does not depend on are then loads that
+// tgc-devectorize folds into one gated vector load (a channels-last image
+// under its border mask).
+struct FoldGatedLoadSelect : OpRewritePattern<WhereOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WhereOp op,
+                                PatternRewriter &rewriter) const override {
+    auto load = op.getX().getDefiningOp<LoadOp>();
+    auto index = load ? load.getPtr().getDefiningOp<IndexOp>() : IndexOp();
+    if (!index || index.getGate() != op.getCond() ||
+        load.getAlt() != op.getY())
+      return rewriter.notifyMatchFailure(op, "not a select by a load's gate");
+    rewriter.replaceOp(op, load.getResult());
+    return success();
+  }
+};
+
 struct Symbolic : impl::TgcSymbolicBase<Symbolic> {
   using TgcSymbolicBase::TgcSymbolicBase;
 
@@ -368,7 +387,7 @@ struct Symbolic : impl::TgcSymbolicBase<Symbolic> {
 
 void populateSymbolicPatterns(RewritePatternSet &patterns) {
   patterns.add<SimplifyIdiv, SimplifyMod, DecideCmplt, DropTrueGate,
-               RecombineDivMod>(
+               RecombineDivMod, FoldGatedLoadSelect>(
       patterns.getContext());
 }
 

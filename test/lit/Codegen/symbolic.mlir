@@ -282,3 +282,42 @@ func.func @factor_split(%x: tensor<256xf32>) -> tensor<4x64xf32> {
   }
   return %k : tensor<4x64xf32>
 }
+
+// where(g, load(buf[i] if g else 0), 0) => the load: a pad lowers to a
+// gated load and a select by the same gate. A select by another gate, or
+// with another alternative, stays.
+// CHECK-LABEL: func @gated_load_select(
+//       CHECK:     %[[L:.*]] = tgc.load %{{.*}} else %[[Z:.*]] : <f32> -> f32
+//   CHECK-NOT:     tgc.where %{{.*}}, %[[L]], %[[Z]]
+//       CHECK:     %[[M:.*]] = tgc.load %{{.*}} else %[[Z]] : <f32> -> f32
+//       CHECK:     tgc.where %{{.*}}, %[[M]], %{{.*}} : i1, f32
+//       CHECK:     tgc.store %{{.*}}, %[[L]]
+func.func @gated_load_select(%x: tensor<6xf32>) -> tensor<8xf32> {
+  %k = tgc.kernel "k" (%x) : (tensor<6xf32>) -> tensor<8xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c0 = tgc.const 0 : index
+    %c1 = tgc.const 1 : index
+    %c7 = tgc.const 7 : index
+    %zero = tgc.const 0.0 : f32
+    %one = tgc.const 1.0 : f32
+    %r = tgc.range 8 global id 0
+    %lo = tgc.cmplt %c0, %r : index
+    %hi = tgc.cmplt %r, %c7 : index
+    %g = tgc.and %lo, %hi : i1
+    %i = tgc.sub %r, %c1 : index
+    %p = tgc.index %in[%i], %g : !tgc.ptr<f32>
+    %v = tgc.load %p else %zero : !tgc.ptr<f32> -> f32
+    %s = tgc.where %g, %v, %zero : i1, f32
+    %q = tgc.index %in[%i], %hi : !tgc.ptr<f32>
+    %w = tgc.load %q else %zero : !tgc.ptr<f32> -> f32
+    %t = tgc.where %g, %w, %one : i1, f32
+    %sum = tgc.add %s, %t : f32
+    %o = tgc.index %out[%r] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    %o2 = tgc.index %out[%c0] : !tgc.ptr<f32>
+    tgc.store %o2, %sum : !tgc.ptr<f32>, f32
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<8xf32>
+}
