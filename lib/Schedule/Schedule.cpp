@@ -36,6 +36,10 @@ namespace {
 
 constexpr int64_t kReduceCost = int64_t(1) << 40;
 
+/// Elements of an innermost dim that share a pad's mask, enough for a pad
+/// to cost a load little.
+constexpr int64_t kMaskedVectorLanes = 8;
+
 /// True for constants that stay in memory (weights); splats are inlined.
 bool isWeight(Value value) {
   auto constant = value.getDefiningOp<ConstOp>();
@@ -43,6 +47,15 @@ bool isWeight(Value value) {
     return false;
   auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
   return !dense || !dense.isSplat();
+}
+
+/// True if `pad` leaves its innermost dim alone and that dim is a vector
+/// wide: its mask is then the same for a whole vector along it, and a load
+/// under it pays a small share of it (a channels-last image padded for a
+/// depthwise convolution).
+bool masksWholeVectors(PadOp pad) {
+  return pad.getLow().back() == 0 && pad.getHigh().back() == 0 &&
+         pad.getType().getShape().back() >= kMaskedVectorLanes;
 }
 
 /// ALU work per element of one op: transcendental and division ops count
@@ -53,6 +66,8 @@ int64_t opCost(Operation *op) {
   // A pad is a validity mask per padded dim (two compares and an and) and a
   // select: work in every load under it.
   if (auto pad = dyn_cast<PadOp>(op)) {
+    if (masksWholeVectors(pad))
+      return 1;
     int64_t padded = 0;
     for (auto [low, high] : llvm::zip(pad.getLow(), pad.getHigh()))
       padded += low || high;
@@ -317,6 +332,12 @@ bool Scheduler::realizeOnce() {
   func.walk([&](ExpandOp expand) {
     Value src = peelMovement(expand.getSrc());
     if (isBuffer(src) || !broadcastIsRecomputed(expand))
+      return;
+    // A pad that masks whole vectors, of a reduce: rule 5 realizes the
+    // reduce, and the pad then fuses into the kernels that read it.
+    if (auto pad = src.getDefiningOp<PadOp>();
+        pad && masksWholeVectors(pad) &&
+        coneCost(peelMovement(pad.getSrc())) >= kReduceCost)
       return;
     if (coneCost(src) > maxRecomputeCost)
       realize(src);

@@ -298,14 +298,20 @@ def channels_last(env):
         check("PASS: 3 of 3 outputs passed in 1 data set" in stdout,
               "unexpected verify output (%s, image loop %s):\n%s" % (
                   layout, loop, stdout))
-    # Channels last, the padded copy before the depthwise convolution is
-    # stored [N, H, W, C]: a kernel named for that shape.
-    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
-                env.path("package"), "--conv-layout", "nhwc")
-    with open(env.path("package", "net.json")) as f:
-        names = [k["name"] for k in json.load(f)["kernels"]]
-    check(any(re.match(r"E_(\d+_)?13_13_12$", n) for n in names),
-          "no channels-last padded copy among %s" % names)
+    # Channels last, the depthwise convolution's output is stored [N, H, W,
+    # C], and it reads its input under the pad's mask, which is the same
+    # for a vector of channels: no padded copy. NCHW, the copy is a kernel.
+    def kernels(layout):
+        env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                    env.path("package"), "--conv-layout", layout)
+        with open(env.path("package", "net.json")) as f:
+            return [k["name"] for k in json.load(f)["kernels"]]
+    names = kernels("nhwc")
+    check("r_2_6_6_12_1_3_3" in names and
+          not any(re.match(r"E_2_13_13_12$", n) for n in names),
+          "channels last: kernels %s" % names)
+    names = kernels("nchw")
+    check("E_2_12_13_13" in names, "NCHW: kernels %s" % names)
     env.check_no_scratch_left()
 
 
