@@ -165,39 +165,33 @@ Operation *KernelLinearizer::dedup(Operation *op) {
 /// Moves the items of loop `at` before `sink` in dependency order, opening
 /// and closing child loops and turning reduces into accumulators.
 void KernelLinearizer::emit(Node at, Operation *sink) {
+  // Ready loads go last, after ready loops: a load that only the code
+  // after a reduction reads (a residual added to a convolution's output)
+  // would otherwise hold a register through the whole reduction loop,
+  // beside the accumulators of a register tile. A load the loop reads is
+  // still emitted before it, which waits for it. Within a kind, program
+  // order.
+  auto kind = [](Operation *item) {
+    return isa<LoadOp>(item) ? 2 : isa<RangeOp>(item) ? 1 : 0;
+  };
   auto later = [&](Operation *a, Operation *b) {
-    return position.lookup(a) > position.lookup(b);
+    return std::pair(kind(a), position.lookup(a)) >
+           std::pair(kind(b), position.lookup(b));
   };
-  // Loads go last among the ready items, after loops: a load that only the
-  // code after a reduction reads (a residual added to a convolution's
-  // output) would otherwise hold a register through the whole reduction
-  // loop, beside the accumulators of a register tile. A load the loop
-  // reads is still emitted before it, which waits for it.
   std::priority_queue<Operation *, std::vector<Operation *>, decltype(later)>
-      ready(later), readyLoops(later), readyLoads(later);
-  auto push = [&](Operation *item) {
-    if (isa<RangeOp>(item))
-      readyLoops.push(item);
-    else if (isa<LoadOp>(item))
-      readyLoads.push(item);
-    else
-      ready.push(item);
-  };
+      ready(later);
   for (Operation *item : items[at])
     if (pending[item] == 0)
-      push(item);
+      ready.push(item);
 
   OpBuilder builder(sink);
   Location loc = kernel.getLoc();
-  while (!ready.empty() || !readyLoops.empty() || !readyLoads.empty()) {
-    auto &from = !ready.empty()        ? ready
-                 : !readyLoops.empty() ? readyLoops
-                                       : readyLoads;
-    Operation *item = from.top();
-    from.pop();
+  while (!ready.empty()) {
+    Operation *item = ready.top();
+    ready.pop();
     for (Operation *next : successors[item])
       if (--pending[next] == 0)
-        push(next);
+        ready.push(next);
 
     if (auto range = dyn_cast<RangeOp>(item)) {
       for (ReduceOp reduce : reducesOver.lookup(range)) {
