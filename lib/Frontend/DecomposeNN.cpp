@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Frontend/Decomposition.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -673,9 +674,7 @@ LogicalResult decomposeLRN(NodeContext &ctx) {
   for (int64_t i = 2; i < rank; ++i)
     order.push_back(i);
   order.push_back(1);
-  SmallVector<int64_t> inverse(rank);
-  for (int64_t i = 0; i < rank; ++i)
-    inverse[order[i]] = i;
+  SmallVector<int64_t> inverse = invertPermutationVector(order);
   Value squares = tb.permute(tb.mul(x, x), order);
   SmallVector<int64_t> low(rank, 0), high(rank, 0);
   low.back() = (size - 1) / 2;

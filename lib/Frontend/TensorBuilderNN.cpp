@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Frontend/TensorBuilder.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -264,10 +265,7 @@ Value TensorBuilder::cumsum(Value x, int64_t axis, bool exclusive) {
   high.back() = 0;
   Value windows = pool(pad(v, low, high), {n}, {1}, {1});
   Value sums = sum(windows, {rank}, false);
-  SmallVector<int64_t> inverse(rank);
-  for (int64_t i = 0; i < rank; ++i)
-    inverse[order[i]] = i;
-  return permute(sums, inverse);
+  return permute(sums, invertPermutationVector(order));
 }
 
 Value TensorBuilder::softmax(Value x, int64_t axis) {
@@ -316,8 +314,7 @@ Value TensorBuilder::conv(Value x, Value w, const ConvOptions &options) {
     return llvm::to_vector(llvm::seq<int64_t>(first, first + count));
   };
   SmallVector<int64_t> toLast = inLayout({0}, {1}, axesFrom(2, n));
-  SmallVector<int64_t> toFirst{0, n + 1};
-  llvm::append_range(toFirst, axesFrom(1, n));
+  SmallVector<int64_t> toFirst = invertPermutationVector(toLast);
   Value padded =
       pad(last ? permute(x, toLast) : x, inLayout({0}, {0}, options.padLow),
           inLayout({0}, {0}, options.padHigh));

@@ -9,6 +9,7 @@
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -143,9 +144,7 @@ struct ElementwiseBeforePermute : RewritePattern {
     if (!first)
       return rewriter.notifyMatchFailure(op, "no permute among the operands");
     ArrayRef<int64_t> order = first.getOrder();
-    SmallVector<int64_t> inverse(order.size());
-    for (auto [i, axis] : llvm::enumerate(order))
-      inverse[axis] = i;
+    SmallVector<int64_t> inverse = invertPermutationVector(order);
     auto srcShape = cast<RankedTensorType>(first.getSrc().getType());
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
