@@ -637,9 +637,27 @@ SmallVector<RangeOp> chooseStackAxes(KernelShape &shape) {
   return axes;
 }
 
+/// True if some load must build its vectors along `range` lane by lane
+/// (every other element, or further apart).
+bool assemblesLanes(KernelShape &shape, RangeOp range, int64_t lanes) {
+  return llvm::any_of(shape.accesses, [&](const Access &access) {
+    if (access.isStore)
+      return false;
+    StrideClass stride = shape.strideClass(access, range, lanes);
+    return stride != StrideClass::Contiguous && stride != StrideClass::Constant;
+  });
+}
+
 /// An elementwise kernel with stack axes: those written out in full, and
 /// the axis its stores are contiguous along made vector lanes (the C
 /// compiler does not vectorize a loop of 16 stores to as many planes).
+/// Not a padded axis whose loads are assembled lane by lane: per vector,
+/// each load's lanes are picked out of two or more vectors and the stores
+/// are masked, which cost more than the copies' scalar loads and stores
+/// (Winograd's input transforms of ResNet-18, tile rows of 7 or 14 in 8
+/// lanes, input read every 2nd or 4th element: 1.1-3.6x slower than
+/// scalar on Zen 3, whose AVX2 masked stores are slow; 1.6x for the 2x2
+/// tiles' transform with the masked stores done lane by lane).
 void applyStackOpts(KernelOp kernel, KernelShape &shape,
                     const HeuristicOptions &options) {
   SmallVector<RangeOp> stack = chooseStackAxes(shape);
@@ -649,7 +667,8 @@ void applyStackOpts(KernelOp kernel, KernelShape &shape,
   kernel.walk([&](StoreOp op) { store = op; });
   auto [vector, lanes, padded] = chooseVectorAxis(
       shape, maxLanesOf(store.getValue().getType(), options));
-  if (llvm::is_contained(stack, vector))
+  if (llvm::is_contained(stack, vector) ||
+      (padded && assemblesLanes(shape, vector, lanes)))
     vector = RangeOp();
   std::optional<int64_t> vectorId;
   int64_t bound = 0;
