@@ -349,8 +349,15 @@ LogicalResult mlir::tgc::emitCSource(const ModelLayout &layout,
   // a * b + c in one expression becomes one fused multiply-add where the
   // CPU has it: clang contracts within an expression by default, GCC in
   // ISO C mode only when told (fp-contract=off is what -std=c99 implies).
+  // And no floating-point operation traps (as clang assumes by default;
+  // the kernels never read the exception flags): GCC then computes under
+  // a gate without a branch, so it vectorizes a loop such as a pad of a
+  // Relu's output (x + bias, max(x, 0) under the pad's gate: left scalar
+  // with -ftrapping-math, "control flow in loop"; ResNet-18's max pool
+  // input: 530 -> 200-260 us on Zen 3).
   os << "#if defined(__GNUC__) && !defined(__clang__)\n"
         "#pragma GCC optimize(\"fp-contract=fast\")\n"
+        "#pragma GCC optimize(\"no-trapping-math\")\n"
         "#endif\n";
   // clang splits vectors wider than its preferred width (256 bits even on
   // AVX-512 CPUs) unless a function asks for wider ones.
