@@ -563,6 +563,8 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   used by any other compiler). a*b+c is one fused multiply-add: clang
   contracts it in an expression, and the source turns GCC's contraction
   on (`#pragma GCC optimize("fp-contract=fast")`, which -std=c99 turns off).
+  `no-trapping-math` (clang's default) lets GCC vectorize a loop tgc
+  leaves scalar that computes under a gate (a pad of a biased Relu).
   clang gets `min_vector_width(512)` on kernels with 512-bit vectors,
   without which it splits them in two on AVX-512 CPUs. exp2 is tgc's own,
   branch-free and vectorizable (libm's exp2f call stops vectorization).
