@@ -300,14 +300,15 @@ Value mlir::tgc::winogradConv(TensorBuilder &tb, Value x, Value w,
   for (int k = 0; k < n; ++k)
     for (int l = 0; l < n; ++l)
       d[k][l] = tb.stride(tb.stride(xp, 2, k, tiles[0], m), 3, l, tiles[1], m);
-  // V = Bt d B, stacked along a new leading axis: [a * tile + b, N, C, tH,
-  // tW]. That is the layout the products read (contiguous tiles per
-  // channel), and the stack is the value the scheduler realizes.
-  SmallVector<int64_t> one{1, batch, channels, tiles[0], tiles[1]};
+  // V = Bt d B, stacked along a new leading axis: [a * tile + b, N, tH,
+  // tW, C]. That is the layout the products read (a tile's channels
+  // contiguous, as a channels-last 1x1 convolution reads its pixels), and
+  // the stack is the value the scheduler realizes.
+  SmallVector<int64_t> one{1, batch, tiles[0], tiles[1], channels};
   SmallVector<Value> stacked;
   for (auto &row : transformTile(tb, alg.bt, n, d))
     for (Value element : row)
-      stacked.push_back(tb.reshape(element, one));
+      stacked.push_back(tb.reshape(tb.permute(element, {0, 2, 3, 1}), one));
   Value vs = tb.concat(stacked, 0);
 
   // M[e, N, K, tH, tW] = sum over C of U[e, K, C] * V[e, N, C, tH, tW] for
@@ -315,8 +316,7 @@ Value mlir::tgc::winogradConv(TensorBuilder &tb, Value x, Value w,
   // then the kernel's ranges one to one, which lets PACK lay out its output
   // channels for vector loads.
   int64_t elements = alg.elements();
-  vs = tb.reshape(tb.permute(vs, {0, 1, 3, 4, 2}),
-                  {elements, batch, 1, tiles[0], tiles[1], channels});
+  vs = tb.reshape(vs, {elements, batch, 1, tiles[0], tiles[1], channels});
   Value us = tb.reshape(u, {elements, 1, outChannels, 1, 1, channels});
   Value product = tb.sum(tb.mul(vs, us), {5}, false);
 

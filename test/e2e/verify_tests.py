@@ -366,19 +366,19 @@ def winograd(env):
     with open(env.path("package", "net.json")) as f:
         manifest = json.load(f)
     names = [k["name"] for k in manifest["kernels"]]
-    for kernel in ("E_16_2_32_7_7", "r_16_2_32_7_7_1_32", "E_2_32_7_2_7_2"):
+    for kernel in ("E_16_2_7_7_32", "r_16_2_32_7_7_1_32", "E_2_32_7_2_7_2"):
         check(kernel in names, "no kernel %s in %s" % (kernel, names))
     opts = {k["name"]: " ".join(k.get("opts", []))
             for k in manifest["kernels"]}
     # The 16 stacked elements are written out (each its own 4 loads, no
-    # select). The tile row (7) is not padded to a vector of 8: its loads
-    # read every other element.
-    check(opts["E_16_2_32_7_7"].split()[0] == "UPCAST(0,16)" and
-          "PADTO" not in opts["E_16_2_32_7_7"],
-          "input transform opts: " + opts["E_16_2_32_7_7"])
+    # select), each tile's channels last: the products read them
+    # contiguously. Nothing is padded (the tile row of 7 would be).
+    check(opts["E_16_2_7_7_32"].split()[0] == "UPCAST(0,16)" and
+          "PADTO" not in opts["E_16_2_7_7_32"],
+          "input transform opts: " + opts["E_16_2_7_7_32"])
     with open(env.path("package", "net.c")) as f:
         source = f.read()
-    body = source[source.index("net_E_16_2_32_7_7"):]
+    body = source[source.index("net_E_16_2_7_7_32"):]
     body = body[:body.index("\n}\n")]
     check("?" not in body, "the input transform still selects:\n" + body)
     # 4x4 tiles: 36 stacked elements, each written out, the row of 4
@@ -389,10 +389,10 @@ def winograd(env):
     with open(env.path("tile4", "net.json")) as f:
         opts = {k["name"]: " ".join(k.get("opts", []))
                 for k in json.load(f)["kernels"]}
-    for kernel in ("E_36_2_32_4_4", "r_36_2_32_4_4_1_32", "E_2_32_4_4_4_4"):
+    for kernel in ("E_36_2_4_4_32", "r_36_2_32_4_4_1_32", "E_2_32_4_4_4_4"):
         check(kernel in opts, "no kernel %s in %s" % (kernel, list(opts)))
-    check(opts["E_36_2_32_4_4"].startswith("UPCAST(0,36)"),
-          "4x4 input transform opts: " + opts["E_36_2_32_4_4"])
+    check(opts["E_36_2_4_4_32"].startswith("UPCAST(0,36)"),
+          "4x4 input transform opts: " + opts["E_36_2_4_4_32"])
     env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
                 env.path("direct"), "--winograd", "never")
     with open(env.path("direct", "net.json")) as f:

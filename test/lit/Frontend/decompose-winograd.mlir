@@ -13,7 +13,8 @@
 // A weight of ones: each transformed element is the product of G's row
 // sums (1, 1.5, 0.5, 1) for its row and column. The padded input is
 // realized, each of the 16 tile elements is 4 strided views combined
-// (Bt d B), stacked along a new first axis; the 16 products are one sum
+// (Bt d B), its channels last ([N, tH, tW, C]), stacked along a new
+// first axis; the 16 products are one sum
 // over the input channels; the output transform is realized as
 // [N, K, tH, 2, tW, 2], which is the image in memory, less any odd row and
 // column (none here: a 4x4 output is 2x2 tiles).
@@ -21,7 +22,8 @@
 //       ALWAYS:   tgc.const dense<{{\[}}{{\[}}[1.000000e+00]], {{\[}}[1.500000e+00]], {{\[}}[5.000000e-01]], {{\[}}[1.000000e+00]], {{\[}}[1.500000e+00]], {{\[}}[2.250000e+00]], {{\[}}[7.500000e-01]], {{\[}}[1.500000e+00]], {{\[}}[5.000000e-01]], {{\[}}[7.500000e-01]], {{\[}}[2.500000e-01]], {{\[}}[5.000000e-01]], {{\[}}[1.000000e+00]], {{\[}}[1.500000e+00]], {{\[}}[5.000000e-01]], {{\[}}[1.000000e+00]]]> : tensor<16x1x1xf32>
 //       ALWAYS:   %[[PAD:.*]] = tgc.pad %arg0 low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x1x4x4xf32> -> tensor<1x1x6x6xf32>
 //  ALWAYS-NEXT:   tgc.contiguous %[[PAD]] : tensor<1x1x6x6xf32>
-//       ALWAYS:   tgc.where {{.*}} : tensor<16x1x1x2x2xi1>, tensor<16x1x1x2x2xf32>
+//       ALWAYS:   tgc.permute %{{.*}} [0, 2, 3, 1] : tensor<1x1x2x2xf32> -> tensor<1x2x2x1xf32>
+//       ALWAYS:   tgc.where {{.*}} : tensor<16x1x2x2x1xi1>, tensor<16x1x2x2x1xf32>
 //       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x1x2x2x1xf32> -> tensor<16x1x1x2x2x1xf32>
 //       ALWAYS:   %[[IMAGE:.*]] = tgc.contiguous %{{.*}} : tensor<1x1x2x2x2x2xf32>
 //       ALWAYS:   tgc.reshape %[[IMAGE]] : tensor<1x1x2x2x2x2xf32> -> tensor<1x1x4x4xf32>

@@ -50,7 +50,7 @@
 // RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=WINO
 // WINO-LABEL: func @main(
 // WINO: tgc.kernel "E_1_64_58_58"
-// WINO: tgc.kernel "E_36_1_64_14_14"
+// WINO: tgc.kernel "E_36_1_14_14_64"
 // WINO: tgc.kernel "r_36_1_64_14_14_1_64"
 // WINO: tgc.kernel "E_1_64_14_4_14_4"
 // WINO: tgc.max %{{.*}} : tensor<1x64x14x4x14x4xf32>
@@ -60,7 +60,7 @@
 // WINO-NEXT: tgc.reshape
 // WINO-NEXT: tgc.pad
 // WINO-NEXT: tgc.contiguous
-// WINO: tgc.kernel "E_36_1_64_14_14n1"
+// WINO: tgc.kernel "E_36_1_14_14_64n1"
 // WINO: tgc.kernel "r_36_1_64_14_14_1_64n1"
 // WINO: tgc.kernel "E_1_64_14_4_14_4n1"(%arg0,
 // WINO: tgc.reshape %arg1 : tensor<1x64x56x56xf32> -> tensor<1x64x14x4x14x4xf32>
