@@ -604,8 +604,8 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   (6x6) input tiles transformed into 16 (36) planes (the parts written
   out in full, each tile's channels last), 16 (36) products that run
   like channels-last 1x1 convolutions, the output transform realized as
-  the image, with the
-  bias, residual add and Relu that follow applied before it stores.
+  the image, with the bias, residual add and Relu that follow applied
+  before it stores.
   2.25x (4x) fewer multiplies: ResNet-18's stride-1 3x3 convolutions of
   its 56x56 and 28x28 stages (4x4 tiles) and 14x14 stage (2x2) take a
   third to a half of the direct convolution's time.

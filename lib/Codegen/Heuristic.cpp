@@ -654,10 +654,10 @@ bool assemblesLanes(KernelShape &shape, RangeOp range, int64_t lanes) {
 /// Not a padded axis whose loads are assembled lane by lane: per vector,
 /// each load's lanes are picked out of two or more vectors and the stores
 /// are masked, which cost more than the copies' scalar loads and stores
-/// (Winograd's input transforms of ResNet-18, tile rows of 7 or 14 in 8
-/// lanes, input read every 2nd or 4th element: 1.1-3.6x slower than
-/// scalar on Zen 3, whose AVX2 masked stores are slow; 1.6x for the 2x2
-/// tiles' transform with the masked stores done lane by lane).
+/// (Winograd's input transforms of ResNet-18 stored NCHW, tile rows of 7
+/// or 14 in 8 lanes, input read every 2nd or 4th element: 1.1-3.6x
+/// slower than scalar on Zen 3, whose AVX2 masked stores are slow; 1.6x
+/// for the 2x2 tiles' transform with the masked stores done lane by lane).
 void applyStackOpts(KernelOp kernel, KernelShape &shape,
                     const HeuristicOptions &options) {
   SmallVector<RangeOp> stack = chooseStackAxes(shape);

@@ -311,7 +311,7 @@ Value mlir::tgc::winogradConv(TensorBuilder &tb, Value x, Value w,
       stacked.push_back(tb.reshape(tb.permute(element, {0, 2, 3, 1}), one));
   Value vs = tb.concat(stacked, 0);
 
-  // M[e, N, K, tH, tW] = sum over C of U[e, K, C] * V[e, N, C, tH, tW] for
+  // M[e, N, K, tH, tW] = sum over C of U[e, K, C] * V[e, N, tH, tW, C] for
   // the tile's elements e = tile a + b. One axis, not a and b: U's dims are
   // then the kernel's ranges one to one, which lets PACK lay out its output
   // channels for vector loads.

@@ -371,8 +371,8 @@ def winograd(env):
     opts = {k["name"]: " ".join(k.get("opts", []))
             for k in manifest["kernels"]}
     # The 16 stacked elements are written out (each its own 4 loads, no
-    # select), each tile's channels last: the products read them
-    # contiguously. Nothing is padded (the tile row of 7 would be).
+    # select), each tile's channels last, so the products read them
+    # contiguously; the vector lanes are channels, nothing is padded.
     check(opts["E_16_2_7_7_32"].split()[0] == "UPCAST(0,16)" and
           "PADTO" not in opts["E_16_2_7_7_32"],
           "input transform opts: " + opts["E_16_2_7_7_32"])
@@ -381,8 +381,7 @@ def winograd(env):
     body = source[source.index("net_E_16_2_7_7_32"):]
     body = body[:body.index("\n}\n")]
     check("?" not in body, "the input transform still selects:\n" + body)
-    # 4x4 tiles: 36 stacked elements, each written out, the row of 4
-    # tiles a vector of 4.
+    # 4x4 tiles: 36 stacked elements, each written out, channels last.
     env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
                 env.path("tile4"), "--cpu", "skylake-avx512", "--winograd",
                 "4x4")
