@@ -348,3 +348,56 @@ func.func @pointwise_conv_row_of_7(%x: tensor<64x7xf32>) -> tensor<32x7xf32> {
   }
   return %k : tensor<32x7xf32>
 }
+
+// A copy of a padded 3x230x230 image (ResNet-18's stem input) splits by
+// rows, not along the innermost axis. 230 rows have no even divisor from
+// 4 to 8: 5 tasks, not 2 (with 2, the copy ran slower on 2 threads than on
+// 1: a late thread delays the whole kernel).
+// THREADS8-LABEL: func @padded_image_threads(
+//       THREADS8:   opts = ["THREAD(1,5)"]
+func.func @padded_image_threads(%x: tensor<3x230x230xf32>) -> tensor<3x230x230xf32> {
+  %k = tgc.kernel "E_3_230_230" (%x) : (tensor<3x230x230xf32>) -> tensor<3x230x230xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c230 = tgc.const 230 : index
+    %c52900 = tgc.const 52900 : index
+    %c = tgc.range 3 global id 0
+    %h = tgc.range 230 global id 1
+    %w = tgc.range 230 global id 2
+    %ic = tgc.mul %c, %c52900 : index
+    %ih = tgc.mul %h, %c230 : index
+    %ich = tgc.add %ic, %ih : index
+    %i = tgc.add %ich, %w : index
+    %p = tgc.index %px[%i] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %o = tgc.index %out[%i] : !tgc.ptr<f32>
+    tgc.store %o, %v : !tgc.ptr<f32>, f32
+    tgc.end %w
+    tgc.end %h
+    tgc.end %c
+    tgc.sink
+  }
+  return %k : tensor<3x230x230xf32>
+}
+
+// 28 rows split into 4 tasks, two per thread, rather than 7 (four and
+// three).
+// THREADS8-LABEL: func @rows_of_28_threads(
+//       THREADS8:   opts = ["THREAD(0,4)"]
+func.func @rows_of_28_threads(%x: tensor<28x4800xf32>) -> tensor<28x4800xf32> {
+  %k = tgc.kernel "E_28_4800" (%x) : (tensor<28x4800xf32>) -> tensor<28x4800xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4800 = tgc.const 4800 : index
+    %h = tgc.range 28 global id 0
+    %w = tgc.range 4800 global id 1
+    %ih = tgc.mul %h, %c4800 : index
+    %i = tgc.add %ih, %w : index
+    %p = tgc.index %px[%i] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %o = tgc.index %out[%i] : !tgc.ptr<f32>
+    tgc.store %o, %v : !tgc.ptr<f32>, f32
+    tgc.end %w
+    tgc.end %h
+    tgc.sink
+  }
+  return %k : tensor<28x4800xf32>
+}
