@@ -135,10 +135,11 @@ static const HelperText kHelpers[] = {
     // vectorizes only around the inlined body, and GCC stops inlining a
     // plain static function once a file calls it often (a softmax's 16
     // scalar lanes made a GELU loop elsewhere in the file 10x slower).
-    // Metal inlines everything anyway.
+    // Metal inlines everything anyway. Possibly unused: with vector
+    // extensions, the vector exp2 computes its lanes without it.
     {"tgc_exp2f", R"C(#ifndef TGC_FORCE_INLINE
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__METAL_VERSION__)
-#define TGC_FORCE_INLINE inline __attribute__((always_inline))
+#define TGC_FORCE_INLINE inline __attribute__((always_inline, unused))
 #else
 #define TGC_FORCE_INLINE inline
 #endif

@@ -65,11 +65,19 @@ private:
                                    nextRangeId++);
   }
 
-  using MemoKey = std::vector<void *>;
+  /// A constant index enters the key by its value, an index expression by
+  /// its identity: two reshapes that each add a unit dim make two
+  /// constants 0, and a reduce read through both is still one loop.
+  using MemoKey = std::vector<std::pair<const void *, int64_t>>;
   MemoKey memoKey(Value tensor, ArrayRef<Value> index, Value gate) {
-    MemoKey key{tensor.getAsOpaquePointer(), gate.getAsOpaquePointer()};
-    for (Value i : index)
-      key.push_back(i.getAsOpaquePointer());
+    MemoKey key{{tensor.getAsOpaquePointer(), 0},
+                {gate.getAsOpaquePointer(), 0}};
+    for (Value i : index) {
+      if (std::optional<int64_t> c = constantIndex(i))
+        key.push_back({nullptr, *c});
+      else
+        key.push_back({i.getAsOpaquePointer(), 0});
+    }
     return key;
   }
 

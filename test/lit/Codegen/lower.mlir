@@ -178,3 +178,30 @@ func.func @no_merge_under_pad(%x: tensor<4x4xf32>) -> tensor<4x6xf32> {
   }
   return %k : tensor<4x6xf32>
 }
+
+// A reduce read twice at the same element (x * exp2(x) of a matmul's x, the
+// two consumers joined in one kernel) is one reduce loop, though each read
+// goes through a reshape of its own (each makes its own index 0).
+// CHECK-LABEL: func @reduce_read_twice(
+//       CHECK:   tgc.reduce add
+//   CHECK-NOT:   tgc.reduce
+//       CHECK:   tgc.exp2
+//       CHECK:   tgc.sink
+func.func @reduce_read_twice(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %k = tgc.kernel "r_4_16_8" (%a, %w) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32> {
+  ^bb0(%ka: tensor<4x8xf32>, %kw: tensor<8x16xf32>):
+    %a1 = tgc.reshape %ka : tensor<4x8xf32> -> tensor<4x1x8xf32>
+    %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x16x8xf32>
+    %wt = tgc.permute %kw [1, 0] : tensor<8x16xf32> -> tensor<16x8xf32>
+    %w1 = tgc.reshape %wt : tensor<16x8xf32> -> tensor<1x16x8xf32>
+    %w2 = tgc.expand %w1 : tensor<1x16x8xf32> -> tensor<4x16x8xf32>
+    %p = tgc.mul %a2, %w2 : tensor<4x16x8xf32>
+    %s = tgc.reduce_axis add %p [2] : tensor<4x16x8xf32> -> tensor<4x16x1xf32>
+    %x = tgc.reshape %s : tensor<4x16x1xf32> -> tensor<4x16xf32>
+    %e = tgc.exp2 %x : tensor<4x16xf32>
+    %x2 = tgc.reshape %s : tensor<4x16x1xf32> -> tensor<4x16xf32>
+    %y = tgc.mul %x2, %e : tensor<4x16xf32>
+    tgc.sink %y : tensor<4x16xf32>
+  }
+  return %k : tensor<4x16xf32>
+}

@@ -246,3 +246,31 @@ func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> t
   %0 = tgc.onnx_node "ConvTranspose"(%x, %w) {opset = 11 : i64, attrs = {strides = array<i64: 2, 2>}} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32>
   return %0 : tensor<1x4x7x7xf32>
 }
+
+// Attention's scores: the keys transposed. The transpose is copied with
+// the columns innermost, so the product reads its rhs like a matmul's.
+// CHECK-LABEL: func @matmul_transposed_keys(
+// CHECK-NEXT: %[[KT:.*]] = tgc.permute %arg1 [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
+// CHECK-NEXT: %[[C:.*]] = tgc.contiguous %[[KT]] : tensor<64x32xf32>
+// CHECK-NEXT: tgc.permute %[[C]] [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+// CHECK:      tgc.reduce_axis add
+func.func @matmul_transposed_keys(%q: tensor<16x64xf32>, %k: tensor<32x64xf32>) -> tensor<16x32xf32> {
+  %kt = tgc.onnx_node "Transpose"(%k) {opset = 13 : i64, attrs = {perm = array<i64: 1, 0>}} : (tensor<32x64xf32>) -> tensor<64x32xf32>
+  %0 = tgc.onnx_node "MatMul"(%q, %kt) {opset = 13 : i64} : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
+
+// No copy for transposed weights (the kernel optimizer packs those), nor
+// for a product of fewer than 8 rows, which reads the rhs about as often as
+// a copy would.
+// CHECK-LABEL: func @matmul_transposed_no_copy(
+// CHECK-NOT:  tgc.contiguous
+// CHECK:      return
+func.func @matmul_transposed_no_copy(%q: tensor<16x64xf32>, %row: tensor<4x64xf32>, %k: tensor<32x64xf32>) -> (tensor<16x32xf32>, tensor<4x32xf32>) {
+  %w = tgc.const dense<0.5> : tensor<32x64xf32>
+  %wt = tgc.onnx_node "Transpose"(%w) {opset = 13 : i64, attrs = {perm = array<i64: 1, 0>}} : (tensor<32x64xf32>) -> tensor<64x32xf32>
+  %0 = tgc.onnx_node "MatMul"(%q, %wt) {opset = 13 : i64} : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+  %kt = tgc.onnx_node "Transpose"(%k) {opset = 13 : i64, attrs = {perm = array<i64: 1, 0>}} : (tensor<32x64xf32>) -> tensor<64x32xf32>
+  %1 = tgc.onnx_node "MatMul"(%row, %kt) {opset = 13 : i64} : (tensor<4x64xf32>, tensor<64x32xf32>) -> tensor<4x32xf32>
+  return %0, %1 : tensor<16x32xf32>, tensor<4x32xf32>
+}

@@ -296,3 +296,97 @@ func.func @padded_copy(%y: tensor<1x4x8x8xf32>) -> (tensor<1x4x10x10xf32>, tenso
   %d = tgc.contiguous %q : tensor<1x4x10x10xf32>
   return %c, %d : tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>
 }
+
+// A projection and its bias, read by two kernels (a transposed copy and an
+// exp): realized after the bias, in the projection's kernel, not before it
+// with the bias added again in each kernel that reads it.
+// CHECK-LABEL: func @projection_bias_two_kernels(
+//       CHECK:   %[[Y:.*]] = tgc.kernel "r_4_16_8"({{.*}}) : ({{.*}}) -> tensor<4x16xf32>
+//       CHECK:     tgc.reduce_axis add
+//       CHECK:     tgc.add
+//       CHECK:   tgc.kernel "E_16_4"(%[[Y]])
+//   CHECK-NOT:     tgc.add
+//       CHECK:   tgc.kernel "E_4_16"(%[[Y]])
+//   CHECK-NOT:     tgc.add
+//       CHECK:   return
+func.func @projection_bias_two_kernels(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> (tensor<16x4xf32>, tensor<4x16xf32>) {
+  %a1 = tgc.reshape %a : tensor<4x8xf32> -> tensor<4x1x8xf32>
+  %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x16x8xf32>
+  %wt = tgc.permute %w [1, 0] : tensor<8x16xf32> -> tensor<16x8xf32>
+  %w1 = tgc.reshape %wt : tensor<16x8xf32> -> tensor<1x16x8xf32>
+  %w2 = tgc.expand %w1 : tensor<1x16x8xf32> -> tensor<4x16x8xf32>
+  %p = tgc.mul %a2, %w2 : tensor<4x16x8xf32>
+  %s = tgc.reduce_axis add %p [2] : tensor<4x16x8xf32> -> tensor<4x16x1xf32>
+  %s1 = tgc.reshape %s : tensor<4x16x1xf32> -> tensor<4x16xf32>
+  %b1 = tgc.reshape %b : tensor<16xf32> -> tensor<1x16xf32>
+  %b2 = tgc.expand %b1 : tensor<1x16xf32> -> tensor<4x16xf32>
+  %y = tgc.add %s1, %b2 : tensor<4x16xf32>
+  %t = tgc.permute %y [1, 0] : tensor<4x16xf32> -> tensor<16x4xf32>
+  %c = tgc.contiguous %t : tensor<16x4xf32>
+  %e = tgc.exp2 %y : tensor<4x16xf32>
+  return %c, %e : tensor<16x4xf32>, tensor<4x16xf32>
+}
+
+// A matmul whose two consumers join again (x * exp2(x), as SiLU's x and
+// sigmoid(x) do): one kernel, the reduce evaluated once per element. With
+// a consumer that leaves on its own (a second result), or a condition on
+// the way (GELU's erf takes the sign of x), the reduce is realized.
+// CHECK-LABEL: func @matmul_consumers_rejoin(
+//       CHECK:   tgc.kernel "r_4_16_8"
+//       CHECK:     tgc.reduce_axis add
+//       CHECK:     tgc.exp2
+//       CHECK:     tgc.mul
+//   CHECK-NOT:   tgc.kernel
+//       CHECK:   return
+func.func @matmul_consumers_rejoin(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %a1 = tgc.reshape %a : tensor<4x8xf32> -> tensor<4x1x8xf32>
+  %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x16x8xf32>
+  %wt = tgc.permute %w [1, 0] : tensor<8x16xf32> -> tensor<16x8xf32>
+  %w1 = tgc.reshape %wt : tensor<16x8xf32> -> tensor<1x16x8xf32>
+  %w2 = tgc.expand %w1 : tensor<1x16x8xf32> -> tensor<4x16x8xf32>
+  %p = tgc.mul %a2, %w2 : tensor<4x16x8xf32>
+  %s = tgc.reduce_axis add %p [2] : tensor<4x16x8xf32> -> tensor<4x16x1xf32>
+  %x = tgc.reshape %s : tensor<4x16x1xf32> -> tensor<4x16xf32>
+  %e = tgc.exp2 %x : tensor<4x16xf32>
+  %y = tgc.mul %x, %e : tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func @matmul_consumers_apart(
+//       CHECK:   %[[S:.*]] = tgc.kernel "r_4_16_1_8"
+//       CHECK:   tgc.kernel "E_4_16"(%[[S]])
+//       CHECK:   tgc.kernel "E_4_16n1"(%[[S]])
+//       CHECK:   return
+func.func @matmul_consumers_apart(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %a1 = tgc.reshape %a : tensor<4x8xf32> -> tensor<4x1x8xf32>
+  %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x16x8xf32>
+  %wt = tgc.permute %w [1, 0] : tensor<8x16xf32> -> tensor<16x8xf32>
+  %w1 = tgc.reshape %wt : tensor<16x8xf32> -> tensor<1x16x8xf32>
+  %w2 = tgc.expand %w1 : tensor<1x16x8xf32> -> tensor<4x16x8xf32>
+  %p = tgc.mul %a2, %w2 : tensor<4x16x8xf32>
+  %s = tgc.reduce_axis add %p [2] : tensor<4x16x8xf32> -> tensor<4x16x1xf32>
+  %x = tgc.reshape %s : tensor<4x16x1xf32> -> tensor<4x16xf32>
+  %e = tgc.exp2 %x : tensor<4x16xf32>
+  %y = tgc.mul %x, %x : tensor<4x16xf32>
+  return %e, %y : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func @matmul_consumers_rejoin_condition(
+//       CHECK:   %[[S:.*]] = tgc.kernel "r_4_16_1_8"
+//       CHECK:   tgc.kernel "E_4_16"(%[[S]])
+//       CHECK:   return
+func.func @matmul_consumers_rejoin_condition(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %a1 = tgc.reshape %a : tensor<4x8xf32> -> tensor<4x1x8xf32>
+  %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x16x8xf32>
+  %wt = tgc.permute %w [1, 0] : tensor<8x16xf32> -> tensor<16x8xf32>
+  %w1 = tgc.reshape %wt : tensor<16x8xf32> -> tensor<1x16x8xf32>
+  %w2 = tgc.expand %w1 : tensor<1x16x8xf32> -> tensor<4x16x8xf32>
+  %p = tgc.mul %a2, %w2 : tensor<4x16x8xf32>
+  %s = tgc.reduce_axis add %p [2] : tensor<4x16x8xf32> -> tensor<4x16x1xf32>
+  %x = tgc.reshape %s : tensor<4x16x1xf32> -> tensor<4x16xf32>
+  %z = tgc.const dense<0.0> : tensor<4x16xf32>
+  %n = tgc.cmplt %x, %z : tensor<4x16xf32>
+  %e = tgc.exp2 %x : tensor<4x16xf32>
+  %y = tgc.where %n, %x, %e : tensor<4x16xi1>, tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
