@@ -75,7 +75,12 @@ def TgcSchedule : Pass<"tgc-schedule", "::mlir::ModuleOp"> {
       of those axes; it is realized if it contains a reduce or costs more
       than `max-recompute-cost` ALU ops (transcendental ops count 8);
     - a value that would be computed in two or more kernels is realized if
-      it contains a reduce or costs more than `max-recompute-cost`;
+      it contains a reduce or costs more than `max-recompute-cost`; a
+      reduce read only by an elementwise op of its size (its bias) is
+      realized after that op;
+    - a reduce with two or more consumers is realized, unless they join
+      again in one elementwise op, none on conditions (x * sigmoid(x)):
+      one kernel then evaluates it once per element;
     - the source of a tgc.pad is realized if it contains a reduce (the
       reduce would otherwise run on the padded grid, under masks).
     Each kernel's body is the cone of its result, cloned into a tgc.kernel.
