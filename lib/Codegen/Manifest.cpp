@@ -3,12 +3,15 @@
 // FLOPs are counted the way tinygrad's `flops_mem` does, restricted to
 // floating-point arithmetic: every ALU op once per iteration of the loops
 // around it, per vector lane, a multiply-add as two. Index arithmetic,
-// casts, loads and stores are not FLOPs.
+// casts, loads and stores are not FLOPs. A tensor-core product (tgc.wmma)
+// is 2*m*n*k FLOPs shared by the warp that runs it: each of its threads is
+// counted its share, since the GPU manifest multiplies by threads.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Manifest.h"
 #include "Codegen/CEmitterSupport.h"
+#include "Codegen/TensorCores.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Format.h"
@@ -20,6 +23,10 @@ using Json = nlohmann::ordered_json;
 
 /// How many FLOPs one lane of `op` is: 0 for what is not float arithmetic.
 static int64_t getOpFlops(Operation *op) {
+  if (auto wmma = dyn_cast<WmmaOp>(op)) {
+    auto acc = wmma.getAcc().getDefiningOp<DefineAccOp>();
+    return 2 * acc.getM() * acc.getN() * wmma.getK() / kTensorCoreThreads;
+  }
   if (!isa<Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, NegOp, TruncOp, AddOp, MulOp,
            SubOp, FdivOp, MaxOp, PowOp, CmpltOp, CmpneOp, CmpeqOp, WhereOp,
            MulaccOp>(op))
@@ -52,10 +59,10 @@ KernelCost mlir::tgc::getKernelCost(KernelOp kernel) {
     int64_t flops = getOpFlops(&op);
     if (!flops)
       continue;
-    Type type = op.getResult(0).getType();
     int64_t lanes = 1;
-    if (auto vector = dyn_cast<VectorType>(type))
-      lanes = vector.getNumElements();
+    if (op.getNumResults())
+      if (auto vector = dyn_cast<VectorType>(op.getResult(0).getType()))
+        lanes = vector.getNumElements();
     cost.flops += flops * lanes * trips.back();
   }
   llvm::SmallPtrSet<void *, 8> seen;

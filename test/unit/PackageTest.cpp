@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Package.h"
+#include "Codegen/Manifest.h"
+#include "Codegen/OptActions.h"
 #include "IR/TgcOps.h"
 #include "TestScratch.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -420,4 +422,68 @@ TEST_CASE("writePackage refuses what it cannot write", "[package]") {
   CHECK_THAT(diagnostics, Contains("'my-net' is not a C identifier"));
   // Nothing is written when the module is refused.
   CHECK(fs::is_empty(dir));
+}
+
+/// A 40x48 matmul over K = 20 with a bias and a ReLU, as lowered (the case
+/// of test/lit/Codegen/gpu-tensor-cores.mlir).
+const char *kMatmulKernel = R"mlir(
+func.func @matmul_bias_relu(%a: tensor<40x20xf32>, %b: tensor<20x48xf32>,
+                            %bias: tensor<48xf32>) -> tensor<40x48xf32> {
+  %k = tgc.kernel "r_40_48_20" (%a, %b, %bias)
+      : (tensor<40x20xf32>, tensor<20x48xf32>, tensor<48xf32>) -> tensor<40x48xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %pbias: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c20 = tgc.const 20 : index
+    %c48 = tgc.const 48 : index
+    %zero = tgc.const 0.0 : f32
+    %i = tgc.range 40 global id 0
+    %j = tgc.range 48 global id 1
+    %k = tgc.range 20 reduce id 2
+    %ai = tgc.mul %i, %c20 : index
+    %ak = tgc.add %ai, %k : index
+    %p = tgc.index %pa[%ak] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %bk = tgc.mul %k, %c48 : index
+    %bj = tgc.add %bk, %j : index
+    %q = tgc.index %pb[%bj] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %pbj = tgc.index %pbias[%j] : !tgc.ptr<f32>
+    %bv = tgc.load %pbj : !tgc.ptr<f32> -> f32
+    %t = tgc.add %s, %bv : f32
+    %r = tgc.max %t, %zero : f32
+    %oi = tgc.mul %i, %c48 : index
+    %oj = tgc.add %oi, %j : index
+    %o = tgc.index %out[%oj] : !tgc.ptr<f32>
+    tgc.store %o, %r : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<40x48xf32>
+}
+)mlir";
+
+TEST_CASE("a tensor-core product counts its FLOPs in the kernel's cost",
+          "[package]") {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kMatmulKernel, &context);
+  REQUIRE(module);
+  mlir::tgc::KernelOp kernel;
+  module->walk([&](mlir::tgc::KernelOp op) { kernel = op; });
+  REQUIRE(kernel);
+  std::optional<mlir::tgc::OptAction> tc =
+      mlir::tgc::parseOptAction("TC(0,1,2,16)");
+  REQUIRE(tc);
+  std::string whyNot;
+  REQUIRE(mlir::succeeded(mlir::tgc::applyOptAction(kernel, *tc, &whyNot)));
+  // On tensor cores the tiles are padded to 48x48 and K to 24: 3x3 warps
+  // of 32 threads, 3 products of 16x16x8 each, every thread counted its
+  // 1/32 share; then the bias and the ReLU for each of the 48x48 elements
+  // of the padded tiles.
+  CHECK(mlir::tgc::getKernelCost(kernel).flops ==
+        2 * 48 * 48 * 24 + 2 * 48 * 48);
 }
