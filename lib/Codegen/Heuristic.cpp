@@ -735,18 +735,37 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       // A second vector of the same row: twice the FMAs per broadcast,
       // unless it leaves the tile no divisor of its axis to fill the
       // accumulators with (AVX2's 8 accumulators and a row of 7: two
-      // vectors by one pixel, or one vector by 7 pixels).
-      bool twoVectors = !isReduce && !padded && tile && lanes == maxLanes &&
-                        bound % (2 * lanes) == 0 &&
-                        tileReuse(2, tile.getBound(), accumulators) >=
-                            tileReuse(1, tile.getBound(), accumulators);
+      // vectors by one pixel, or one vector by 7 pixels). Four vectors
+      // where two would leave half the accumulators idle and each copy of
+      // the tile broadcasts a value the vectors share (AVX2 and a row of
+      // 14: four vectors by 2 pixels, not two by 2; ResNet-18's stride-2
+      // convolution to 14x14 ran 1.4x faster). Not where every load moves
+      // with the vector: a channels-last depthwise convolution's input
+      // and weights are both vectors, and four ran 1.3x slower.
+      bool broadcasts = llvm::any_of(shape.accesses, [&](const Access &access) {
+        return !access.isStore && access.inReduce &&
+               !shape.moves(access, vector);
+      });
+      int64_t rowVectors = 1;
+      if (!isReduce && !padded && tile && lanes == maxLanes) {
+        int64_t tileBound = tile.getBound();
+        auto reuse = [&](int64_t vectors) {
+          return tileReuse(vectors, tileBound, accumulators);
+        };
+        if (bound % (2 * lanes) == 0 && reuse(2) >= reuse(1))
+          rowVectors = 2;
+        if (rowVectors == 2 && broadcasts && bound % (4 * lanes) == 0 &&
+            2 * tileCopies(2, tileBound, accumulators) <= accumulators / 2 &&
+            reuse(4) > reuse(2))
+          rowVectors = 4;
+      }
       // Weights the vector would gather are transposed first, while their
       // dims are still whole ranges, in blocks of what one tile reads. So
       // are weights it reads whole rows of: a Gemm's B read 32 columns at
       // a time with a row stride of 4 KiB maps every row to the same few
       // cache sets, and its panel (32 columns, all rows) falls out of L1
       // and L2; packed, the panel is one contiguous run.
-      int64_t block = lanes * (twoVectors ? 2 : 1);
+      int64_t block = lanes * rowVectors;
       for (const Access &access : shape.accesses)
         if (!access.isStore && packable(access, vector) &&
             (shape.strideClass(access, vector, lanes) !=
@@ -756,9 +775,9 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
                                {OptKind::Pack, id, block, *access.weight});
       apply(kernel, isReduce ? OptKind::Unroll : OptKind::Upcast,
             findRange(kernel, id), lanes);
-      if (twoVectors &&
-          apply(kernel, OptKind::Upcast, findRange(kernel, id), 2))
-        vectorCopies = 2;
+      if (rowVectors > 1 &&
+          apply(kernel, OptKind::Upcast, findRange(kernel, id), rowVectors))
+        vectorCopies = rowVectors;
       // Every vector of a padded axis in registers: the last one's gate is
       // then a constant count of lanes.
       if (padded && bound > lanes &&

@@ -97,17 +97,19 @@ func.func @pooled_pointwise_conv(%x: tensor<8x7xf32>) -> tensor<64xf32> {
 
 // A Gemm with a constant B read along its rows: already contiguous along
 // the vector, but a row is 256 bytes apart from the next, so B is packed
-// into panels of the 32 columns a tile reads (each panel one run).
+// into panels of the 32 columns a tile reads (each panel one run). Eight
+// rows of x fill the tile's 16 accumulators with two vectors of B (with
+// two rows the tile would take all four, and B need no panels).
 // CHECK-LABEL: func @gemm_constant_b_panels(
-//       CHECK:   opts = ["PACK(1,32,1)", "UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,2)"]
+//       CHECK:   opts = ["PACK(1,32,1)", "UPCAST(1,16)", "UPCAST(1,2)", "UPCAST(0,8)"]
 //  CHECK-SAME:   tensor<2x2x32xf32>
-func.func @gemm_constant_b_panels(%x: tensor<2x2xf32>) -> tensor<2x64xf32> {
+func.func @gemm_constant_b_panels(%x: tensor<8x2xf32>) -> tensor<8x64xf32> {
   %w = tgc.const dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0], [0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 1.0, 2.0, 3.0]]> : tensor<2x64xf32>
-  %k = tgc.kernel "r_2_64_2" (%x, %w) : (tensor<2x2xf32>, tensor<2x64xf32>) -> tensor<2x64xf32> {
+  %k = tgc.kernel "r_8_64_2" (%x, %w) : (tensor<8x2xf32>, tensor<2x64xf32>) -> tensor<8x64xf32> {
   ^bb0(%px: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
     %c2 = tgc.const 2 : index
     %c64 = tgc.const 64 : index
-    %i = tgc.range 2 global id 0
+    %i = tgc.range 8 global id 0
     %j = tgc.range 64 global id 1
     %r = tgc.range 2 reduce id 2
     %xi = tgc.mul %i, %c2 : index
@@ -129,7 +131,7 @@ func.func @gemm_constant_b_panels(%x: tensor<2x2xf32>) -> tensor<2x64xf32> {
     tgc.end %i
     tgc.sink
   }
-  return %k : tensor<2x64xf32>
+  return %k : tensor<8x64xf32>
 }
 
 // -----

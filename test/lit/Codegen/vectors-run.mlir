@@ -25,7 +25,7 @@
 // RUN: %t-avx2.gcc | FileCheck %s
 
 // SRC: typedef float tgc_f32x16 __attribute__((vector_size(64)));
-// SRC: opts: UPCAST(1,16) UPCAST(1,2) UPCAST(0,4)
+// SRC: opts: UPCAST(1,16) UPCAST(1,4) UPCAST(0,4)
 // SRC: tgc_f32x16 acc0[1];
 // SRC: tgc_f32x16_load(
 // SRC: tgc_f32x16_fma(
