@@ -25,8 +25,11 @@ export LD_LIBRARY_PATH=$work/lib
 tgc=$work/tgc
 "$tgc" --version || exit 1
 
-# The tolerance of ctest's gpu.verify.cuda.* (tf32 tensor cores).
-for model in mlp cnn resblock transformer textdet dyncnn tfstyle9 tfstyle11 speechlstm gate; do
+# Every bundled model (a folder of models/ with a model.onnx), with the
+# tolerance of ctest's gpu.verify.cuda.* (tf32 tensor cores).
+for dir in models/*/; do
+  model=$(basename "$dir")
+  [ -f "models/$model/model.onnx" ] || continue
   timeout 120 "$tgc" verify "models/$model" --target cuda --atol 2e-3 > "$OUT/verify_$model.txt" 2>&1
   log "verify cuda $model: exit $? $(tail -1 "$OUT/verify_$model.txt")"
 done
