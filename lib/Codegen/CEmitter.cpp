@@ -84,9 +84,12 @@ private:
   /// The kernel calls and output copies of one run (of one image when the
   /// run loops over them). A kernel split into tasks is run by
   /// `forEach(context, tasks, fn, &args)`: the hook, or the serial loop
-  /// inside a task of images.
+  /// inside a task of images. With `marks`, each call is followed by the
+  /// profiler's hook (emitProfilerHook).
   void emitKernelCalls(raw_ostream &os, StringRef indent, StringRef forEach,
-                       StringRef context);
+                       StringRef context, bool marks);
+  /// The macro a profiler defines to learn when each kernel ends.
+  void emitProfilerHook(raw_ostream &os);
   /// The task that computes every parallelImages-th image in a slice of
   /// the arena of its own, and the struct of its arguments.
   void emitImagesTask(raw_ostream &os, bool usesArena, bool usesWeights);
@@ -175,6 +178,8 @@ void RunWriter::emit(raw_ostream &os) {
   bool usesWeights = usesBufferKind(layout, BufferRef::Kind::Weight);
   if (parallelImages)
     emitImagesTask(os, usesArena, usesWeights);
+  if (!parallelImages)
+    emitProfilerHook(os);
   os << getRunSignature(options) << " {\n"
      << "  return " << n << "_run_parallel(in, out, arena"
      << (inFile ? ", weights" : "") << ", NULL, NULL);\n"
@@ -232,7 +237,7 @@ void RunWriter::emit(raw_ostream &os) {
        << "  for (image = 0; image < " << layout.images << "; ++image) {\n";
     indent = "    ";
   }
-  emitKernelCalls(os, indent, "parallel_for", "context");
+  emitKernelCalls(os, indent, "parallel_for", "context", /*marks=*/true);
   if (layout.images > 1)
     os << "  }\n";
   os << "  return " << m << "_OK;\n}\n";
@@ -268,13 +273,30 @@ void RunWriter::emitImagesTask(raw_ostream &os, bool usesArena,
   os << "  ptrdiff_t image;\n"
      << "  for (image = task; image < " << layout.images
      << "; image += " << tasks << ") {\n";
-  emitKernelCalls(os, "    ", n + "_serial_for", "NULL");
+  // Images run side by side on the pool's threads: no single sequence of
+  // kernels for a profiler to mark.
+  emitKernelCalls(os, "    ", n + "_serial_for", "NULL", /*marks=*/false);
   os << "  }\n}\n\n";
 }
 
+void RunWriter::emitProfilerHook(raw_ostream &os) {
+  std::string hook = m + "_KERNEL_DONE";
+  os << "/* " << hook << "(index) follows each kernel of a run: nothing, "
+     << "unless a profiler\n   defines it before compiling this file (as "
+     << "tgc bench --profile does) to\n   read a clock there. index is the "
+     << "kernel's place in the manifest's\n   \"kernels\" list. */\n"
+     << "#ifndef " << hook << "\n#define " << hook << "(index) ((void)0)\n"
+     << "#endif\n\n";
+}
+
 void RunWriter::emitKernelCalls(raw_ostream &os, StringRef indent,
-                                StringRef forEach, StringRef context) {
-  for (const KernelCall &call : layout.kernels) {
+                                StringRef forEach, StringRef context,
+                                bool marks) {
+  for (auto [index, call] : llvm::enumerate(layout.kernels)) {
+    std::string mark =
+        marks ? (indent + m + "_KERNEL_DONE(" + std::to_string(index) + ");\n")
+                    .str()
+              : std::string();
     SmallVector<std::string> args;
     KernelOp kernel = call.op;
     unsigned numInputs = kernel.getInputs().size();
@@ -284,8 +306,8 @@ void RunWriter::emitKernelCalls(raw_ostream &os, StringRef indent,
     }
     std::optional<int64_t> tasks = getThreadTasks(kernel);
     if (!tasks) {
-      os << indent << call.function << "(" << llvm::join(args, ", ")
-         << ");\n";
+      os << indent << call.function << "(" << llvm::join(args, ", ") << ");\n"
+         << mark;
       continue;
     }
     // A task function: its buffers go in a struct on this stack frame.
@@ -295,7 +317,8 @@ void RunWriter::emitKernelCalls(raw_ostream &os, StringRef indent,
       os << indent << "  args.data" << i << " = " << arg << ";\n";
     os << indent << "  " << forEach << "(" << context << ", " << *tasks << ", "
        << call.function << ", &args);\n"
-       << indent << "}\n";
+       << indent << "}\n"
+       << mark;
   }
   for (const OutputCopy &copy : layout.copies) {
     const IoTensor &io = layout.outputs[copy.output];

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Bench.h"
+#include "Driver/KernelTimes.h"
 
 #include "Driver/Compile.h"
 #include "Driver/GpuBench.h"
@@ -21,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -137,8 +139,9 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   compileOptions.target = options.target;
   compileOptions.optimize = options.optimize;
   compileOptions.kernels = options.kernels;
-  // A looped batch runs its images side by side, one per thread.
-  compileOptions.parallelImages = options.threads;
+  // A looped batch runs its images side by side, one per thread; a
+  // profile needs one sequence of kernels.
+  compileOptions.parallelImages = options.profile ? 1 : options.threads;
   compileOptions.verbose = options.verbose;
   for (auto [i, spec] : enumerate(signature->inputs)) {
     std::string file = given.lookup(spec.name);
@@ -187,10 +190,24 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
     return benchCudaPackage(loc, path, packageDir, scratch->path(),
                             kPackageName, compiled, inputFiles, options, out);
 
+  std::string manifest;
+  unsigned profiledKernels = 0;
+  if (options.profile) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> text =
+        MemoryBuffer::getFile(joinPath(packageDir, kPackageName + ".json"));
+    if (!text)
+      return emitError(loc) << "the package has no manifest";
+    manifest = (*text)->getBuffer().str();
+    profiledKernels = countManifestKernels(manifest);
+    if (!profiledKernels)
+      return emitError(loc) << "--profile: the package has no kernels to time";
+  }
+
   // The harness and its build: the package's sources, the pool, this CPU.
   std::string harness = joinPath(scratch->path(), "bench.c");
-  if (failed(writeFile(context, harness,
-                       generateBenchHarness(compiled, kPackageName))))
+  if (failed(writeFile(
+          context, harness,
+          generateBenchHarness(compiled, kPackageName, profiledKernels))))
     return failure();
   const char *ccEnv = std::getenv("CC");
   StringRef cc = ccEnv && *ccEnv ? StringRef(ccEnv) : StringRef("cc");
@@ -205,7 +222,10 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   std::error_code ec;
   for (sys::fs::directory_iterator it(packageDir, ec), end; it != end && !ec;
        it.increment(ec))
-    if (sys::path::extension(it->path()) == ".c")
+    if (sys::path::extension(it->path()) == ".c" &&
+        // A profiling harness includes the model's source itself.
+        !(profiledKernels &&
+          sys::path::filename(it->path()) == (kPackageName + ".c").str()))
       sources.push_back(it->path());
   llvm::sort(sources);
   args.insert(args.end(), sources.begin(), sources.end());
@@ -239,6 +259,15 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   if (samples.empty())
     return emitError(loc) << "the timing harness reported no runs";
   LatencyStats stats = summarizeLatencies(samples);
+  std::vector<KernelRate> rates;
+  if (profiledKernels) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(times);
+    FailureOr<std::vector<KernelRate>> measured = computeKernelRates(
+        loc, manifest, parseKernelRows(text ? (*text)->getBuffer() : ""));
+    if (failed(measured))
+      return failure();
+    rates = std::move(*measured);
+  }
 
   if (options.json) {
     json::Object result{{"model", path.str()},
@@ -247,6 +276,10 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                         {"min_ms", stats.minMs},
                         {"median_ms", stats.medianMs},
                         {"p90_ms", stats.p90Ms}};
+    if (profiledKernels) {
+      result["kernels_median_ms"] = sumKernelMedians(rates);
+      result["kernels"] = kernelRatesToJson(rates, /*gpu=*/false);
+    }
     out << formatv("{0}", json::Value(std::move(result))) << "\n";
     return success();
   }
@@ -255,6 +288,12 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                  path, stats.minMs, stats.medianMs, stats.p90Ms,
                  stats.iterations, options.threads,
                  options.threads == 1 ? "" : "s");
+  if (profiledKernels)
+    printKernelTable(out, rates,
+                     (kPackageName + "_run with " + kPackageName.upper() +
+                      "_KERNEL_DONE reading the clock")
+                         .str(),
+                     /*gpu=*/false);
   return success();
 }
 

@@ -34,6 +34,10 @@ struct BenchOptions {
   bool optimize = true;
   /// --tuning-db, --image-loop, --winograd: the package timed.
   KernelChoices kernels;
+  /// --profile (C target): each kernel's time too, from as many runs again
+  /// of a build whose NAME_KERNEL_DONE hook reads the clock. The batch is
+  /// then computed in one sequence of kernels, not images side by side.
+  bool profile = false;
   /// -v: stage timings and the C compiler's command line on stderr.
   bool verbose = false;
   /// --target: "c" (this CPU) or "cuda" (this machine's NVIDIA GPU, built
@@ -65,9 +69,13 @@ LogicalResult benchModel(MLIRContext &context, llvm::StringRef path,
 /// The C source of the timing harness for package `name`, whose inputs and
 /// outputs are `signature`'s, every dimension bound: its arguments are the
 /// iteration count (0: automatic), the thread count and one raw input file
-/// per input; it prints one run time in milliseconds per line.
+/// per input; it prints one run time in milliseconds per line. With
+/// `profiledKernels` (the package's kernel count), it includes NAME.c
+/// itself (which is then not compiled apart), its hook defined, and prints
+/// a line "kernels T0 T1 ..." per run after the latency runs.
 std::string generateBenchHarness(const ModelSignature &signature,
-                                 llvm::StringRef name);
+                                 llvm::StringRef name,
+                                 unsigned profiledKernels = 0);
 
 } // namespace mlir::tgc
 

@@ -12,26 +12,10 @@
 #define TGC_DRIVER_GPUBENCH_H
 
 #include "Driver/Bench.h"
+#include "Driver/KernelTimes.h"
 #include "Driver/Model.h"
 
 namespace mlir::tgc {
-
-/// What one kernel achieved: its manifest entry and its measured time.
-struct KernelRate {
-  std::string function;
-  int64_t flops = 0, bytes = 0;
-  std::string grid, block; // "XxYxZ"
-  LatencyStats time;
-  /// bytes and FLOPs over the median time, in 1e9 per second.
-  double gbPerS = 0, gflopPerS = 0;
-};
-
-/// Joins the manifest `manifestText`'s kernels with `kernelTimes` (one row
-/// per timed run, one column per kernel in the manifest's order). Emits an
-/// error at `loc` and fails when they do not match.
-FailureOr<std::vector<KernelRate>>
-computeKernelRates(Location loc, llvm::StringRef manifestText,
-                   llvm::ArrayRef<std::vector<double>> kernelTimes);
 
 /// Benchmarks the CUDA package `name` compiled into `packageDir`, using
 /// `workDir` for the build, on `inputFiles` (raw bytes, one per input of

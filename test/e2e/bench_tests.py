@@ -53,6 +53,41 @@ def inputs(env):
           "(3 runs, 1 thread)" in stdout, "unexpected output:\n" + stdout)
 
 
+def profile(env):
+    """--profile: each kernel's time inside the model, one entry per
+    kernel of the package in its order, with the manifest's costs and opt
+    actions; in the text, a table of them."""
+    model = env.model("resblock")
+    package = env.path("resblock_package")
+    env.tgc_cmd("compile", model, "-o", package)
+    with open(os.path.join(package, "net.json")) as f:
+        manifest = json.load(f)["kernels"]
+    result = bench_json(env, model, "--profile", "--threads", "2",
+                        "--iterations", "5")
+    kernels = result.get("kernels", [])
+    check([k["function"] for k in kernels] ==
+          [k["function"] for k in manifest],
+          "profiled kernels differ from the manifest's: %s" % kernels)
+    for timed, listed in zip(kernels, manifest):
+        check(0 < timed["min_ms"] <= timed["median_ms"],
+              "kernel times out of order: %s" % timed)
+        check(timed["flops"] == listed["flops"] and
+              timed["bytes"] == listed["bytes"] and
+              timed["opts"] == " ".join(listed.get("opts", [])),
+              "costs or opts differ from the manifest's: %s" % timed)
+    check(abs(result["kernels_median_ms"] -
+              sum(k["median_ms"] for k in kernels)) < 1e-6,
+          "kernels_median_ms is not the kernels' sum: %s" % result)
+    _, stdout, _ = env.tgc_cmd("bench", model, "--profile", "--iterations",
+                               "3")
+    table = stdout.splitlines()
+    check(table[1].startswith("per kernel (median of 3 runs") and
+          table[-1].split()[:2] == ["all", "kernels"] and
+          len(table) == 3 + len(manifest) + 1,
+          "unexpected table:\n" + stdout)
+    env.check_no_scratch_left()
+
+
 def unknown_input(env):
     """An --input the model does not have is an error naming it."""
     x = save_npy(env.path("x.npy"), np.ones((1, 784), dtype=np.float32))
@@ -65,4 +100,4 @@ def unknown_input(env):
 
 if __name__ == "__main__":
     main({"json_output": json_output, "threads": threads, "inputs": inputs,
-          "unknown_input": unknown_input})
+          "profile": profile, "unknown_input": unknown_input})

@@ -240,7 +240,13 @@ void addBench(CLI::App &app, Arguments &args) {
       ->check(kPositive);
   cmd->add_flag("--json", args.bench.json,
                 "print one JSON object: median_ms, min_ms, p90_ms, "
-                "iterations, threads, model");
+                "iterations, threads, model (and kernels, on a GPU or with "
+                "--profile)");
+  cmd->add_flag("--profile", args.bench.profile,
+                "C: each kernel's time inside the model too (as many runs "
+                "again, with the package's NAME_KERNEL_DONE hook reading "
+                "the clock; a batch's images are then not run side by "
+                "side), its share, GB/s, GFLOP/s and opt actions");
   cmd->add_flag("--no-opt", args.noOpt, "no kernel optimizations");
   addKernelChoices(cmd, args.bench.kernels, kTunedActions);
   cmd->add_flag("-v,--verbose", args.verbose,

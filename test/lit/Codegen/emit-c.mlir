@@ -128,12 +128,19 @@
 // CHECK-NEXT:   (void)parallel_for; /* no kernel is worth splitting */
 // CHECK-NEXT:   (void)context;
 // CHECK-NEXT:   net_r_2_4(in->input_1, (float *)(mem + 64));
+// CHECK-NEXT:   NET_KERNEL_DONE(0);
 // CHECK-NEXT:   net_E_8(in->input_1, out->reduced);
+// CHECK-NEXT:   NET_KERNEL_DONE(1);
 // CHECK-NEXT:   net_E_4(in->t_2d, in->int_, out->ints, out->bytes);
+// CHECK-NEXT:   NET_KERNEL_DONE(2);
 // CHECK-NEXT:   net_E_4_2(in->t_2d, in->int_, out->gated);
+// CHECK-NEXT:   NET_KERNEL_DONE(3);
 // CHECK-NEXT:   net_E_4_3((const float *)(mem + 64), out->casts, out->bits, out->doubles);
+// CHECK-NEXT:   NET_KERNEL_DONE(4);
 // CHECK-NEXT:   net_E_2_4((const float *)(blob + 0), out->vec);
+// CHECK-NEXT:   NET_KERNEL_DONE(5);
 // CHECK-NEXT:   net_E_1(in->input_1, out->scalar);
+// CHECK-NEXT:   NET_KERNEL_DONE(6);
 // CHECK-NEXT:   memcpy(out->input_1_2, in->input_1, NET_INPUT_1_2_BYTES);
 // CHECK-NEXT:   memcpy(out->again, out->reduced, NET_AGAIN_BYTES);
 // CHECK-NEXT:   return NET_OK;
@@ -142,6 +149,7 @@
 // NAME: #define MODEL2_ARENA_BYTES 128
 // NAME: typedef struct model2_inputs {
 // NAME: static void model2_r_2_4(
+// NAME: #define MODEL2_KERNEL_DONE(index) ((void)0)
 // NAME: int model2_run(const model2_inputs *in, model2_outputs *out, void *arena) {
 
 module attributes {tgc.arena_bytes = 128 : i64, tgc.arena_align = 64 : i64, tgc.peak_bytes = 32 : i64} {

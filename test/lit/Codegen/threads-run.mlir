@@ -30,10 +30,16 @@
 // SRC-NEXT:   const net_r_64_128_96_args *args = (const net_r_64_128_96_args *)task_args;
 // SRC-NEXT:   net_r_64_128_96_task(args->data0, args->data1, args->data2, task);
 // SRC-NEXT: }
+// A profiler's hook after each kernel, nothing unless defined.
+// SRC: #ifndef NET_KERNEL_DONE
+// SRC-NEXT: #define NET_KERNEL_DONE(index) ((void)0)
+// SRC-NEXT: #endif
 // SRC: int net_run(const net_inputs *in, net_outputs *out, void *arena) {
 // SRC-NEXT:   return net_run_parallel(in, out, arena, NULL, NULL);
 // SRC: parallel_for = net_serial_for;
 // SRC: parallel_for(context, 4, net_r_64_128_96, &args);
+// SRC-NEXT: }
+// SRC-NEXT: NET_KERNEL_DONE(0);
 
 // CHECK: net_run: ok
 // CHECK-NEXT: pool of 1: ok
