@@ -558,8 +558,13 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   Kernels are timed alone, with their weights warm in cache (`--cold`
   reads an 8 MiB buffer before every run to evict them; on the transformer
   block the warm choices ran faster in the model): a gain there can shrink
-  inside the whole model. `tgc run` and `tgc verify` take `--tuning-db`
-  too, so a tuned package is checked against the reference.
+  or turn into a loss inside the whole model. So the search ends inside
+  it: the model is built with the heuristic's actions and with the
+  database's, the two run in turns (3 rounds of 20 runs) with each kernel
+  timed at the package's `NET_KERNEL_DONE` hook (`tgc bench --profile`),
+  and a choice that is not 2% faster there gives way to the heuristic's
+  (`--report` shows both times). `tgc run` and `tgc verify` take
+  `--tuning-db` too, so a tuned package is checked against the reference.
 - Vectors are GCC/clang vector extensions behind `tgc_f32x16_*` macros,
   with a portable struct-of-array fallback (`-DTGC_VECTOR_EXTENSIONS=0`,
   used by any other compiler). a*b+c is one fused multiply-add: clang

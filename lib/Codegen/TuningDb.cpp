@@ -61,7 +61,10 @@ Json toJson(const TuningEntry &entry) {
               {"best_ms", entry.bestMs},
               {"threads", entry.threads},
               {"beam", entry.beam},
-              {"candidates", entry.candidates}};
+              {"candidates", entry.candidates},
+              {"search_actions", entry.searchActions},
+              {"model_heuristic_ms", entry.modelHeuristicMs},
+              {"model_tuned_ms", entry.modelTunedMs}};
 }
 
 /// Reads entry `index` of the file; false with `error` set if a field is
@@ -107,9 +110,14 @@ bool fromJson(const Json &json, size_t index, TuningEntry &entry,
       !getStrings("heuristic_actions", entry.heuristicActions) ||
       !getNumber("heuristic_ms", entry.heuristicMs) ||
       !getNumber("best_ms", entry.bestMs) ||
-      !getNumber("threads", entry.threads) ||
-      !getNumber("beam", entry.beam) ||
-      !getNumber("candidates", entry.candidates))
+      !getNumber("threads", entry.threads) || !getNumber("beam", entry.beam) ||
+      !getNumber("candidates", entry.candidates) ||
+      !getNumber("model_heuristic_ms", entry.modelHeuristicMs) ||
+      !getNumber("model_tuned_ms", entry.modelTunedMs))
+    return false;
+  // Written since the search's choice is confirmed inside the model.
+  if (json.contains("search_actions") &&
+      !getStrings("search_actions", entry.searchActions))
     return false;
   for (const std::string &action : entry.actions)
     if (!parseOptAction(action))
@@ -272,6 +280,11 @@ bool TuningDb::save(llvm::StringRef path, std::string &error) const {
 }
 
 const TuningEntry *TuningDb::lookup(llvm::StringRef key) const {
+  auto it = entries.find(key.str());
+  return it == entries.end() ? nullptr : &it->second;
+}
+
+TuningEntry *TuningDb::lookup(StringRef key) {
   auto it = entries.find(key.str());
   return it == entries.end() ? nullptr : &it->second;
 }

@@ -87,6 +87,15 @@ struct TuningEntry {
   /// The beam width and the candidates timed.
   unsigned beam = 0;
   unsigned candidates = 0;
+  /// What the search found, timing the kernel alone. `actions` are these
+  /// unless the model disagreed (see below); then the heuristic's.
+  std::vector<std::string> searchActions;
+  /// The kernel's time inside the model (summed over the places it runs),
+  /// with the heuristic's actions and with the search's, each kernel read
+  /// at the package's NAME_KERNEL_DONE hook; 0 when not measured. A search's
+  /// choice that is not faster there is not applied.
+  double modelHeuristicMs = 0;
+  double modelTunedMs = 0;
 };
 
 class TuningDb {
@@ -106,6 +115,7 @@ public:
 
   /// The entry for `key`, or null.
   const TuningEntry *lookup(llvm::StringRef key) const;
+  TuningEntry *lookup(llvm::StringRef key);
   /// Adds `entry`, replacing any entry with the same key.
   void insert(TuningEntry entry);
   const std::map<std::string, TuningEntry> &getEntries() const {

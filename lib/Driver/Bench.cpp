@@ -103,9 +103,9 @@ LatencyStats summarizeLatencies(ArrayRef<double> times) {
   return stats;
 }
 
-LogicalResult benchModel(MLIRContext &context, StringRef path,
-                         const BenchOptions &options,
-                         DiagnosticPrinter *printer, raw_ostream &out) {
+FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
+                                          const BenchOptions &options,
+                                          DiagnosticPrinter *printer) {
   std::string model = path.str(), caseDir;
   if (sys::fs::is_directory(path)) {
     caseDir = path.str();
@@ -186,9 +186,13 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
     if (failed(writeFile(context, inputFiles.back(), bytes)))
       return failure();
   }
+  BenchProgram program{loc, std::move(*scratch)};
+  program.packageDir = packageDir;
+  program.compiled = std::move(compiled);
+  program.inputFiles = std::move(inputFiles);
   if (options.target == "cuda")
-    return benchCudaPackage(loc, path, packageDir, scratch->path(),
-                            kPackageName, compiled, inputFiles, options, out);
+    return program;
+  StringRef scratchPath = program.scratch.path();
 
   std::string manifest;
   unsigned profiledKernels = 0;
@@ -204,10 +208,10 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   }
 
   // The harness and its build: the package's sources, the pool, this CPU.
-  std::string harness = joinPath(scratch->path(), "bench.c");
-  if (failed(writeFile(
-          context, harness,
-          generateBenchHarness(compiled, kPackageName, profiledKernels))))
+  std::string harness = joinPath(scratchPath, "bench.c");
+  if (failed(writeFile(context, harness,
+                       generateBenchHarness(program.compiled, kPackageName,
+                                            profiledKernels))))
     return failure();
   const char *ccEnv = std::getenv("CC");
   StringRef cc = ccEnv && *ccEnv ? StringRef(ccEnv) : StringRef("cc");
@@ -229,11 +233,11 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
       sources.push_back(it->path());
   llvm::sort(sources);
   args.insert(args.end(), sources.begin(), sources.end());
-  std::string executable = joinPath(scratch->path(), "bench");
+  std::string executable = joinPath(scratchPath, "bench");
   args.insert(args.end(), {"-o", executable, "-lm", "-pthread"});
   if (options.verbose)
     errs() << "tgc: " << join(args, " ") << "\n";
-  std::string ccLog = joinPath(scratch->path(), "cc.log"), error;
+  std::string ccLog = joinPath(scratchPath, "cc.log"), error;
   int status = runProgram(args, ccLog, ccLog, error);
   if (status == -1)
     return emitError(loc) << "cannot run the C compiler: " << error;
@@ -242,33 +246,62 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                           << "generated code (exit status " << status << "):\n"
                           << readFileTail(ccLog);
 
-  std::vector<std::string> run = {executable,
-                                  std::to_string(options.iterations),
-                                  std::to_string(options.threads)};
-  run.insert(run.end(), inputFiles.begin(), inputFiles.end());
-  std::string times = joinPath(scratch->path(), "times.txt");
-  std::string runLog = joinPath(scratch->path(), "run.log");
-  status = runProgram(run, times, runLog, error);
+  program.executable = executable;
+  program.manifest = std::move(manifest);
+  program.profiledKernels = profiledKernels;
+  return program;
+}
+
+FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
+                                        unsigned iterations, unsigned threads) {
+  Location loc = program.loc;
+  std::vector<std::string> run = {
+      program.executable, std::to_string(iterations), std::to_string(threads)};
+  run.insert(run.end(), program.inputFiles.begin(), program.inputFiles.end());
+  StringRef scratchPath = program.scratch.path();
+  std::string times = joinPath(scratchPath, "times.txt");
+  std::string runLog = joinPath(scratchPath, "run.log"), error;
+  int status = runProgram(run, times, runLog, error);
   if (status == -1)
     return emitError(loc) << "the compiled model did not finish: " << error;
   if (status != 0)
     return emitError(loc) << "the compiled model failed (exit status " << status
                           << "): " << readFileTail(runLog);
 
-  SmallVector<double> samples = readHarnessTimes(times);
-  if (samples.empty())
+  BenchSamples samples;
+  samples.runs = readHarnessTimes(times);
+  if (samples.runs.empty())
     return emitError(loc) << "the timing harness reported no runs";
-  LatencyStats stats = summarizeLatencies(samples);
-  std::vector<KernelRate> rates;
-  if (profiledKernels) {
+  if (program.profiledKernels) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(times);
-    FailureOr<std::vector<KernelRate>> measured = computeKernelRates(
-        loc, manifest, parseKernelRows(text ? (*text)->getBuffer() : ""));
+    FailureOr<std::vector<KernelRate>> measured =
+        computeKernelRates(loc, program.manifest,
+                           parseKernelRows(text ? (*text)->getBuffer() : ""));
     if (failed(measured))
       return failure();
-    rates = std::move(*measured);
+    samples.kernels = std::move(*measured);
   }
+  return samples;
+}
 
+LogicalResult benchModel(MLIRContext &context, StringRef path,
+                         const BenchOptions &options,
+                         DiagnosticPrinter *printer, raw_ostream &out) {
+  FailureOr<BenchProgram> program =
+      buildBenchProgram(context, path, options, printer);
+  if (failed(program))
+    return failure();
+  if (options.target == "cuda")
+    return benchCudaPackage(
+        program->loc, path, program->packageDir, program->scratch.path(),
+        kPackageName, program->compiled, program->inputFiles, options, out);
+  FailureOr<BenchSamples> samples =
+      runBenchProgram(*program, options.iterations, options.threads);
+  if (failed(samples))
+    return failure();
+  LatencyStats stats = summarizeLatencies(samples->runs);
+  const std::vector<KernelRate> &rates = samples->kernels;
+  bool profiled = program->profiledKernels > 0;
   if (options.json) {
     json::Object result{{"model", path.str()},
                         {"threads", (int64_t)options.threads},
@@ -276,7 +309,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                         {"min_ms", stats.minMs},
                         {"median_ms", stats.medianMs},
                         {"p90_ms", stats.p90Ms}};
-    if (profiledKernels) {
+    if (profiled) {
       result["kernels_median_ms"] = sumKernelMedians(rates);
       result["kernels"] = kernelRatesToJson(rates, /*gpu=*/false);
     }
@@ -288,7 +321,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                  path, stats.minMs, stats.medianMs, stats.p90Ms,
                  stats.iterations, options.threads,
                  options.threads == 1 ? "" : "s");
-  if (profiledKernels)
+  if (profiled)
     printKernelTable(out, rates,
                      (kPackageName + "_run with " + kPackageName.upper() +
                       "_KERNEL_DONE reading the clock")

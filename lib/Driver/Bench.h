@@ -5,6 +5,7 @@
 
 #include "Driver/KernelChoices.h"
 #include "Driver/Model.h"
+#include "Driver/StagingDir.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -54,6 +55,41 @@ struct LatencyStats {
 /// Min, median and 90th percentile (nearest rank) of `times`, which must
 /// not be empty.
 LatencyStats summarizeLatencies(llvm::ArrayRef<double> times);
+
+/// A model compiled for this host behind the timing harness, ready to run
+/// (or, for target "cuda", compiled only).
+struct BenchProgram {
+  Location loc;
+  /// Owns the package, the inputs and the executable.
+  ScratchDir scratch;
+  std::string packageDir, executable;
+  ModelSignature compiled;
+  /// Raw bytes, one file per input.
+  std::vector<std::string> inputFiles;
+  /// With --profile: the manifest's text and its kernel count.
+  std::string manifest;
+  unsigned profiledKernels = 0;
+};
+
+/// Compiles `path` as `options` say and builds the harness around it.
+FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context,
+                                          llvm::StringRef path,
+                                          const BenchOptions &options,
+                                          DiagnosticPrinter *printer);
+
+struct KernelRate;
+
+/// What one run of a BenchProgram measured: each run's latency, and with a
+/// profile each kernel's statistics over the same number of runs.
+struct BenchSamples {
+  llvm::SmallVector<double> runs;
+  std::vector<KernelRate> kernels;
+};
+
+/// Runs `program` (`iterations` timed runs, 0 for about two seconds'
+/// worth, on `threads` threads).
+FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
+                                        unsigned iterations, unsigned threads);
 
 /// `tgc bench`: compiles `path` (a model file or a CASE folder) for this
 /// host, builds it with a timing harness (the C compiler's -O3

@@ -33,14 +33,14 @@ constexpr StringLiteral kEmulationNote =
 
 /// The samples the timing main printed: one latency per `run` line, one
 /// row of kernel times per `kernels` line; the device after `device`.
-struct BenchSamples {
+struct GpuSamples {
   std::string device;
   SmallVector<double> runs;
   std::vector<std::vector<double>> kernels;
 };
 
-BenchSamples parseSamples(StringRef text) {
-  BenchSamples samples;
+GpuSamples parseSamples(StringRef text) {
+  GpuSamples samples;
   SmallVector<StringRef> lines;
   text.split(lines, '\n', -1, /*KeepEmpty=*/false);
   for (StringRef line : lines) {
@@ -84,7 +84,7 @@ LogicalResult benchCudaPackage(Location loc, StringRef model,
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> text =
       MemoryBuffer::getFile(samplesPath);
-  BenchSamples samples = parseSamples(text ? (*text)->getBuffer() : "");
+  GpuSamples samples = parseSamples(text ? (*text)->getBuffer() : "");
   if (samples.runs.empty())
     return emitError(loc) << "the timing program reported no runs";
   ErrorOr<std::unique_ptr<MemoryBuffer>> manifest =

@@ -14,6 +14,7 @@
 #include "Driver/BeamSearch.h"
 #include "Driver/Model.h"
 #include "Driver/StagingDir.h"
+#include "Driver/TuneConfirm.h"
 #include "Support/TensorFile.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/MapVector.h"
@@ -355,6 +356,7 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
     entry.context = context;
     for (const OptAction &action : result->best)
       entry.actions.push_back(toString(action));
+    entry.searchActions = entry.actions;
     for (const OptAction &action : result->heuristic)
       entry.heuristicActions.push_back(toString(action));
     // Rounded so that a database reads the same after a round trip.
@@ -435,6 +437,9 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
 
   auto started = std::chrono::steady_clock::now();
   LogicalResult tuned = tuneLoweredModule(*module, db, *tuning, options);
+  if (succeeded(tuned))
+    tuned =
+        confirmInModel(context, model, *module, db, *tuning, options, printer);
   // What was found is kept even if a later kernel failed.
   if (!db.save(options.dbPath, error))
     return emitError(fileLoc(context, options.dbPath)) << error;
@@ -454,12 +459,27 @@ LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
   out << formatv("{0,-28} {1,12} {2,12} {3,8}  {4}\n", "kernel",
                  "heuristic ms", "tuned ms", "speedup", "actions");
   double logSum = 0;
-  unsigned count = 0;
+  unsigned count = 0, measured = 0, kept = 0;
+  double modelHeuristicMs = 0, modelAppliedMs = 0;
   for (const auto &[key, entry] : db.getEntries()) {
     double speedup = entry.bestMs > 0 ? entry.heuristicMs / entry.bestMs : 0;
+    bool dropped = entry.modelTunedMs > 0 &&
+                   entry.actions == entry.heuristicActions &&
+                   entry.searchActions != entry.heuristicActions;
     out << formatv("{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n",
                    entry.kernelName, entry.heuristicMs, entry.bestMs, speedup,
-                   join(entry.actions, " "));
+                   join(dropped ? entry.searchActions : entry.actions, " "));
+    if (entry.modelTunedMs > 0) {
+      ++measured;
+      modelHeuristicMs += entry.modelHeuristicMs;
+      modelAppliedMs += dropped ? entry.modelHeuristicMs : entry.modelTunedMs;
+      kept += !dropped;
+      out << formatv(
+          "{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n", "  inside the model",
+          entry.modelHeuristicMs, entry.modelTunedMs,
+          entry.modelHeuristicMs / entry.modelTunedMs,
+          dropped ? "slower there: the heuristic's actions apply" : "kept");
+    }
     if (speedup > 0) {
       logSum += std::log(speedup);
       ++count;
@@ -467,8 +487,15 @@ LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
   }
   if (count)
     out << formatv("geometric mean speedup over the heuristic: {0:f3}x "
-                   "({1} kernels)\n",
+                   "({1} kernels, timed alone)\n",
                    std::exp(logSum / count), count);
+  if (measured)
+    out << formatv("inside the model: the search's choice stays for {0} of "
+                   "the {1} kernels it chose differently for; these take "
+                   "{2:f4} ms instead of {3:f4} ms ({4:f3}x)\n",
+                   kept, measured, modelAppliedMs, modelHeuristicMs,
+                   modelAppliedMs > 0 ? modelHeuristicMs / modelAppliedMs
+                                      : 0.0);
   return success();
 }
 

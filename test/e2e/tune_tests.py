@@ -48,6 +48,21 @@ def tune_mlp(env):
                       "options"):
             check(entry["context"].get(field), "empty context field %s: %s"
                   % (field, entry["context"]))
+        # A choice of the search other than the heuristic's was timed
+        # inside the model, and applies only where it was faster there.
+        search = entry["search_actions"]
+        if search == entry["heuristic_actions"]:
+            check(entry["actions"] == search, "actions not the search's: %s"
+                  % entry)
+            continue
+        check(entry["model_heuristic_ms"] > 0 and entry["model_tuned_ms"] > 0,
+              "not timed inside the model: %s" % entry)
+        faster = entry["model_tuned_ms"] < 0.98 * entry["model_heuristic_ms"]
+        check(entry["actions"] ==
+              (search if faster else entry["heuristic_actions"]),
+              "the model's times and the applied actions disagree: %s" % entry)
+        check("inside the model, " in stderr,
+              "no summary of the check inside the model:\n" + stderr)
     return db, entries
 
 

@@ -15,6 +15,7 @@
 #include "llvm/Support/FileSystem.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -85,6 +86,9 @@ TuningEntry someEntry(const std::string &kernelHash) {
   entry.bestMs = 0.25;
   entry.beam = 2;
   entry.candidates = 17;
+  entry.searchActions = entry.actions;
+  entry.modelHeuristicMs = 1.5;
+  entry.modelTunedMs = 1.25;
   return entry;
 }
 
@@ -150,7 +154,26 @@ TEST_CASE("a tuning database reads back to the same bytes", "[tuning]") {
   CHECK(entry->heuristicMs == 0.5);
   CHECK(entry->bestMs == 0.25);
   CHECK(entry->candidates == 17);
+  CHECK(entry->searchActions == expected.searchActions);
+  CHECK(entry->modelHeuristicMs == 1.5);
+  CHECK(entry->modelTunedMs == 1.25);
   CHECK(read.lookup(std::string(64, '0')) == nullptr);
+
+  // A database from before the check inside the model: no model times, no
+  // search actions, and it still reads.
+  std::string old = text;
+  for (const char *field :
+       {"search_actions", "model_heuristic_ms", "model_tuned_ms"}) {
+    nlohmann::json json = nlohmann::json::parse(old);
+    for (auto &item : json["entries"])
+      item.erase(field);
+    old = json.dump();
+  }
+  TuningDb older;
+  REQUIRE(older.parse(old, error));
+  REQUIRE(older.lookup(expected.key));
+  CHECK(older.lookup(expected.key)->modelTunedMs == 0);
+  CHECK(older.lookup(expected.key)->searchActions.empty());
 
   // Entries come out sorted by key, whatever the order they went in.
   TuningDb reversed;

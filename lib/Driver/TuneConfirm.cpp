@@ -1,0 +1,165 @@
+//===- TuneConfirm.cpp - a search's choices, checked inside the model -*- C++
+//-*-===//
+//
+// See TuneConfirm.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/TuneConfirm.h"
+
+#include "Driver/Bench.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+
+namespace mlir::tgc {
+namespace {
+
+/// Rounds of the two builds in turns; a kernel's time is the lowest of its
+/// rounds' medians, so one round disturbed by another job does not decide.
+constexpr int kRounds = 3;
+/// Runs of a build per round.
+constexpr unsigned kRunsPerRound = 20;
+/// How much faster inside the model a search's choice must be to stay.
+constexpr double kMargin = 0.02;
+
+/// The entries this model's check concerns: in the model, not yet measured
+/// inside it, and with other actions than the heuristic's.
+SmallVector<TuningEntry *>
+unconfirmedEntries(TuningDb &db, const StringMap<std::string> &keyOfKernel) {
+  SmallVector<TuningEntry *> entries;
+  for (const auto &item : keyOfKernel) {
+    TuningEntry *entry = db.lookup(item.getValue());
+    if (!entry || entry->modelTunedMs > 0 ||
+        entry->actions == entry->heuristicActions ||
+        llvm::is_contained(entries, entry))
+      continue;
+    entries.push_back(entry);
+  }
+  return entries;
+}
+
+} // namespace
+
+std::map<std::string, ModelTimes>
+sumModelTimesByKey(const StringMap<std::string> &keyOfKernel, StringRef prefix,
+                   ArrayRef<KernelRate> heuristic, ArrayRef<KernelRate> tuned) {
+  std::map<std::string, ModelTimes> times;
+  auto add = [&](ArrayRef<KernelRate> rates, double ModelTimes::*field) {
+    for (const KernelRate &rate : rates) {
+      StringRef name = rate.function;
+      if (!name.consume_front(prefix) || !name.consume_front("_"))
+        continue;
+      auto key = keyOfKernel.find(name);
+      if (key != keyOfKernel.end())
+        times[key->getValue()].*field += rate.time.medianMs;
+    }
+  };
+  add(heuristic, &ModelTimes::heuristicMs);
+  add(tuned, &ModelTimes::tunedMs);
+  return times;
+}
+
+bool keepsSearchChoice(const ModelTimes &times) {
+  return times.tunedMs > 0 && times.tunedMs < times.heuristicMs * (1 - kMargin);
+}
+
+LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
+                             ModuleOp module, TuningDb &db,
+                             const TuningContext &tuning,
+                             const TuneOptions &options,
+                             DiagnosticPrinter *printer) {
+  StringMap<std::string> keyOfKernel;
+  std::string serialized = tuning.serialize();
+  module.walk([&](KernelOp kernel) {
+    if (kernel.isLowered())
+      keyOfKernel[kernel.getName()] =
+          makeTuningKey(hashKernel(kernel), serialized);
+  });
+  SmallVector<TuningEntry *> entries = unconfirmedEntries(db, keyOfKernel);
+  if (entries.empty())
+    return success();
+  if (!options.cpu.empty() && options.cpu != "native") {
+    errs() << "tgc: tune: tuned for --cpu " << options.cpu
+           << ", not this CPU: the choices are not checked inside the model\n";
+    return success();
+  }
+  if (!options.inputShapes.empty() && options.inputs.empty()) {
+    errs() << "tgc: tune: no --input files for the model's dynamic inputs: "
+              "the choices are not checked inside the model\n";
+    return success();
+  }
+
+  BenchOptions bench;
+  bench.inputs = options.inputs;
+  bench.threads = options.threads;
+  bench.profile = true;
+  bench.kernels.imageLoop = options.imageLoop;
+  bench.kernels.winograd = options.winograd;
+  bench.kernels.convLayout = options.convLayout;
+  FailureOr<BenchProgram> heuristic =
+      buildBenchProgram(context, modelPath, bench, printer);
+  bench.kernels.tuningDb = options.dbPath;
+  FailureOr<BenchProgram> tuned =
+      buildBenchProgram(context, modelPath, bench, printer);
+  if (failed(heuristic) || failed(tuned))
+    return failure();
+
+  // Each kernel's lowest round median, build by build.
+  std::vector<KernelRate> best[2];
+  for (int round = 0; round < kRounds; ++round) {
+    for (int build = 0; build < 2; ++build) {
+      FailureOr<BenchSamples> samples = runBenchProgram(
+          build ? *tuned : *heuristic, kRunsPerRound, options.threads);
+      if (failed(samples))
+        return failure();
+      if (best[build].empty()) {
+        best[build] = std::move(samples->kernels);
+        continue;
+      }
+      for (auto [kept, now] : llvm::zip(best[build], samples->kernels))
+        if (now.time.medianMs < kept.time.medianMs)
+          kept = now;
+    }
+  }
+
+  std::map<std::string, ModelTimes> times =
+      sumModelTimesByKey(keyOfKernel, "net", best[0], best[1]);
+  unsigned kept = 0;
+  double before = 0, after = 0;
+  for (TuningEntry *entry : entries) {
+    auto it = times.find(entry->key);
+    if (it == times.end())
+      continue;
+    // Rounded so that a database reads the same after a round trip.
+    auto round = [](double ms) { return std::round(ms * 1e6) / 1e6; };
+    entry->modelHeuristicMs = round(it->second.heuristicMs);
+    entry->modelTunedMs = round(it->second.tunedMs);
+    before += it->second.heuristicMs;
+    if (keepsSearchChoice(it->second)) {
+      ++kept;
+      after += it->second.tunedMs;
+    } else {
+      entry->actions = entry->heuristicActions;
+      after += it->second.heuristicMs;
+    }
+    if (options.verbose)
+      errs() << formatv("tgc: tune: {0} inside the model: {1:f4} ms with "
+                        "the heuristic's actions, {2:f4} ms with the "
+                        "search's: {3}\n",
+                        entry->kernelName, it->second.heuristicMs,
+                        it->second.tunedMs,
+                        keepsSearchChoice(it->second) ? "kept" : "dropped");
+  }
+  errs() << formatv("tgc: tune: inside the model, {0} of {1} choices of the "
+                    "search are faster and kept; their kernels take {2:f3} "
+                    "ms instead of {3:f3} ms\n",
+                    kept, entries.size(), after, before);
+  return success();
+}
+
+} // namespace mlir::tgc

@@ -1,0 +1,61 @@
+//===- TuneConfirm.h - a search's choices, checked inside the model -*- C++
+//-*-===//
+//
+// The search times each kernel alone: its weights warm in cache, its inputs
+// made up, nothing else running. Inside the model a kernel finds its
+// weights evicted by the layers since its last run and its input just
+// written by the kernel before, and a choice that won alone can lose there
+// (ResNet-18's 7x7 Winograd products: 2.93 -> 2.52 ms alone, slower than
+// the heuristic's inside). So after the search the model is built twice,
+// with the heuristic's actions and with the database's, both run in turns
+// with each kernel timed at the package's NAME_KERNEL_DONE hook, and an
+// entry whose kernels are not faster inside the model gets the heuristic's
+// actions back (its search's stay on record).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGC_DRIVER_TUNECONFIRM_H
+#define TGC_DRIVER_TUNECONFIRM_H
+
+#include "Driver/KernelTimes.h"
+#include "Driver/Tune.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+#include <string>
+
+namespace mlir::tgc {
+
+/// One entry's kernels inside the model: their times summed over every
+/// place the entry applies, with the heuristic's actions and the search's.
+struct ModelTimes {
+  double heuristicMs = 0, tunedMs = 0;
+};
+
+/// Sums the kernel times of the two builds by the database key of each
+/// kernel: `keyOfKernel` maps a kernel's name to its key, a rate's function
+/// is `prefix` + "_" + that name. Kernels without a key are left out.
+std::map<std::string, ModelTimes>
+sumModelTimesByKey(const llvm::StringMap<std::string> &keyOfKernel,
+                   llvm::StringRef prefix, llvm::ArrayRef<KernelRate> heuristic,
+                   llvm::ArrayRef<KernelRate> tuned);
+
+/// Whether the search's choice stays: faster inside the model by more than
+/// the noise between two builds of the same kernels (2%).
+bool keepsSearchChoice(const ModelTimes &times);
+
+/// Builds the model at `modelPath` (lowered into `module`) with and without
+/// the database's entries, times both inside the model in turns, and gives
+/// every entry of `db` still unconfirmed whose search chose other actions
+/// than the heuristic its model times, and the heuristic's actions back
+/// unless keepsSearchChoice. Skipped (with a note) for another CPU than
+/// this one and for inputs of dynamic shape without --input files.
+LogicalResult confirmInModel(MLIRContext &context, llvm::StringRef modelPath,
+                             ModuleOp module, TuningDb &db,
+                             const TuningContext &tuning,
+                             const TuneOptions &options,
+                             DiagnosticPrinter *printer);
+
+} // namespace mlir::tgc
+
+#endif // TGC_DRIVER_TUNECONFIRM_H

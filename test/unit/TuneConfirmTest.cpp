@@ -1,0 +1,56 @@
+//===- TuneConfirmTest.cpp - tests for Driver/TuneConfirm ------*- C++ -*-===//
+//
+// The check inside the model sums each database entry's kernels over the
+// places it applies, in both builds, and keeps a search's choice only when
+// it is clearly faster there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/TuneConfirm.h"
+
+#include <catch2/catch.hpp>
+
+using namespace mlir::tgc;
+
+namespace {
+
+KernelRate rate(const char *function, double medianMs) {
+  KernelRate rate;
+  rate.function = function;
+  rate.time.medianMs = medianMs;
+  return rate;
+}
+
+} // namespace
+
+TEST_CASE("an entry's model time sums the kernels it applies to", "[tune]") {
+  llvm::StringMap<std::string> keyOfKernel;
+  keyOfKernel["r_8_8_3_3"] = "conv";
+  keyOfKernel["r_8_8_3_3n1"] = "conv"; // the same shape again
+  keyOfKernel["E_64"] = "relu";
+  std::vector<KernelRate> heuristic = {
+      rate("net_r_8_8_3_3", 1.0), rate("net_E_64", 0.25),
+      rate("net_r_8_8_3_3n1", 2.0), rate("net_E_65", 9.0)};
+  std::vector<KernelRate> tuned = {
+      rate("net_r_8_8_3_3", 0.5), rate("net_E_64", 0.5),
+      rate("net_r_8_8_3_3n1", 1.5), rate("net_E_65", 9.0)};
+  auto times = sumModelTimesByKey(keyOfKernel, "net", heuristic, tuned);
+  REQUIRE(times.size() == 2); // E_65 has no entry
+  CHECK(times["conv"].heuristicMs == 3.0);
+  CHECK(times["conv"].tunedMs == 2.0);
+  CHECK(times["relu"].heuristicMs == 0.25);
+  CHECK(times["relu"].tunedMs == 0.5);
+
+  // Another package prefix matches nothing.
+  CHECK(sumModelTimesByKey(keyOfKernel, "model2", heuristic, tuned).empty());
+}
+
+TEST_CASE("a search's choice stays only when clearly faster in the model",
+          "[tune]") {
+  CHECK(keepsSearchChoice({1.0, 0.9}));
+  CHECK(keepsSearchChoice({1.0, 0.97}));
+  CHECK_FALSE(keepsSearchChoice({1.0, 0.99})); // within the noise
+  CHECK_FALSE(keepsSearchChoice({1.0, 1.0}));
+  CHECK_FALSE(keepsSearchChoice({1.0, 1.4}));
+  CHECK_FALSE(keepsSearchChoice({1.0, 0.0})); // not measured
+}
