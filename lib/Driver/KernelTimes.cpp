@@ -1,5 +1,4 @@
-//===- KernelTimes.cpp - each kernel's time, joined with its costs -*- C++
-//-*-===//
+//===- KernelTimes.cpp - each kernel's time with its costs ------*- C++ -*-===//
 //
 // See KernelTimes.h.
 //
@@ -19,10 +18,10 @@ using namespace llvm;
 namespace mlir::tgc {
 namespace {
 
-/// "XxYxZ" of a manifest's [x, y, z], or "" when it has none.
+/// "XxYxZ" of a manifest's [x, y, z], or "?" when it has none.
 std::string formatDims(const json::Array *dims) {
   if (!dims)
-    return "";
+    return "?";
   SmallVector<std::string> parts;
   for (const json::Value &dim : *dims)
     parts.push_back(std::to_string(dim.getAsInteger().value_or(0)));
@@ -38,6 +37,12 @@ std::string formatOpts(const json::Array *opts) {
     if (std::optional<StringRef> word = opt.getAsString())
       words.push_back(word->str());
   return join(words, " ");
+}
+
+/// The "kernels" list of a parsed manifest, or null.
+const json::Array *manifestKernels(const json::Value &manifest) {
+  const json::Object *root = manifest.getAsObject();
+  return root ? root->getArray("kernels") : nullptr;
 }
 
 } // namespace
@@ -69,8 +74,7 @@ unsigned countManifestKernels(StringRef manifestText) {
     consumeError(parsed.takeError());
     return 0;
   }
-  const json::Object *root = parsed->getAsObject();
-  const json::Array *kernels = root ? root->getArray("kernels") : nullptr;
+  const json::Array *kernels = manifestKernels(*parsed);
   return kernels ? kernels->size() : 0;
 }
 
@@ -82,8 +86,7 @@ computeKernelRates(Location loc, StringRef manifestText,
     consumeError(parsed.takeError());
     return emitError(loc) << "the package's manifest is not JSON";
   }
-  const json::Object *root = parsed->getAsObject();
-  const json::Array *kernels = root ? root->getArray("kernels") : nullptr;
+  const json::Array *kernels = manifestKernels(*parsed);
   if (!kernels)
     return emitError(loc) << "the package's manifest lists no kernels";
   std::vector<KernelRate> rates;
@@ -141,8 +144,8 @@ json::Array kernelRatesToJson(ArrayRef<KernelRate> rates, bool gpu) {
                         {"gb_per_s", rate.gbPerS},
                         {"gflop_per_s", rate.gflopPerS}};
     if (gpu) {
-      kernel["grid"] = rate.grid.empty() ? "?" : rate.grid;
-      kernel["block"] = rate.block.empty() ? "?" : rate.block;
+      kernel["grid"] = rate.grid;
+      kernel["block"] = rate.block;
     } else {
       kernel["opts"] = rate.opts;
     }
@@ -170,9 +173,7 @@ void printKernelTable(raw_ostream &out, ArrayRef<KernelRate> rates,
   for (const KernelRate &rate : rates)
     out << formatv("  {0}  {1}{2,10:f4} {3,5:f1}% {4,10:f2} {5,10:f2}{6}\n",
                    left_justify(rate.function, width),
-                   where(rate.grid.empty() ? "?" : rate.grid,
-                         rate.block.empty() ? "?" : rate.block),
-                   rate.time.medianMs,
+                   where(rate.grid, rate.block), rate.time.medianMs,
                    sum > 0 ? 100 * rate.time.medianMs / sum : 0.0, rate.gbPerS,
                    rate.gflopPerS,
                    gpu || rate.opts.empty() ? "" : "  " + rate.opts);

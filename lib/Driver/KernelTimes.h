@@ -1,5 +1,4 @@
-//===- KernelTimes.h - each kernel's time, joined with its costs -*- C++
-//-*-===//
+//===- KernelTimes.h - each kernel's time with its costs --------*- C++ -*-===//
 //
 // Both benches (the C package's, through its NAME_KERNEL_DONE hook, and the
 // CUDA package's, through cudaEvents) report one row of kernel times per

@@ -1,5 +1,4 @@
-//===- TuneConfirm.cpp - a search's choices, checked inside the model -*- C++
-//-*-===//
+//===- TuneConfirm.cpp - search choices checked in the model ----*- C++ -*-===//
 //
 // See TuneConfirm.h.
 //

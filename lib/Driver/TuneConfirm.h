@@ -1,5 +1,4 @@
-//===- TuneConfirm.h - a search's choices, checked inside the model -*- C++
-//-*-===//
+//===- TuneConfirm.h - search choices checked in the model ------*- C++ -*-===//
 //
 // The search times each kernel alone: its weights warm in cache, its inputs
 // made up, nothing else running. Inside the model a kernel finds its
