@@ -89,6 +89,9 @@ computeKernelRates(Location loc, StringRef manifestText,
   const json::Array *kernels = manifestKernels(*parsed);
   if (!kernels)
     return emitError(loc) << "the package's manifest lists no kernels";
+  // A batch computed one image at a time calls every kernel once per image,
+  // and the timing program adds up the calls.
+  int64_t calls = parsed->getAsObject()->getInteger("images").value_or(1);
   std::vector<KernelRate> rates;
   for (const json::Value &value : *kernels) {
     const json::Object *kernel = value.getAsObject();
@@ -98,8 +101,9 @@ computeKernelRates(Location loc, StringRef manifestText,
       return emitError(loc) << "a kernel of the manifest has no function";
     KernelRate rate;
     rate.function = function->str();
-    rate.flops = kernel->getInteger("flops").value_or(0);
-    rate.bytes = kernel->getInteger("bytes").value_or(0);
+    rate.calls = calls;
+    rate.flops = calls * kernel->getInteger("flops").value_or(0);
+    rate.bytes = calls * kernel->getInteger("bytes").value_or(0);
     rate.grid = formatDims(kernel->getArray("grid"));
     rate.block = formatDims(kernel->getArray("block"));
     rate.opts = formatOpts(kernel->getArray("opts"));
@@ -136,13 +140,11 @@ double sumKernelMedians(ArrayRef<KernelRate> rates) {
 json::Array kernelRatesToJson(ArrayRef<KernelRate> rates, bool gpu) {
   json::Array kernels;
   for (const KernelRate &rate : rates) {
-    json::Object kernel{{"function", rate.function},
-                        {"min_ms", rate.time.minMs},
-                        {"median_ms", rate.time.medianMs},
-                        {"bytes", rate.bytes},
-                        {"flops", rate.flops},
-                        {"gb_per_s", rate.gbPerS},
-                        {"gflop_per_s", rate.gflopPerS}};
+    json::Object kernel{
+        {"function", rate.function}, {"calls", rate.calls},
+        {"min_ms", rate.time.minMs}, {"median_ms", rate.time.medianMs},
+        {"bytes", rate.bytes},       {"flops", rate.flops},
+        {"gb_per_s", rate.gbPerS},   {"gflop_per_s", rate.gflopPerS}};
     if (gpu) {
       kernel["grid"] = rate.grid;
       kernel["block"] = rate.block;
@@ -160,10 +162,14 @@ void printKernelTable(raw_ostream &out, ArrayRef<KernelRate> rates,
   size_t width = StringRef("all kernels").size();
   for (const KernelRate &rate : rates)
     width = std::max(width, rate.function.size());
+  int64_t calls = rates.empty() ? 1 : rates.front().calls;
   out << "per kernel (median of "
       << (rates.empty() ? 0 : rates.front().time.iterations) << " runs of "
-      << timedBy
-      << "; GB/s and GFLOP/s from the manifest's bytes and FLOPs):\n";
+      << timedBy << "; GB/s and GFLOP/s from the manifest's bytes and FLOPs";
+  if (calls > 1)
+    out << "; each kernel called once per image, " << calls
+        << " times a run, its time and costs summed";
+  out << "):\n";
   auto where = [&](StringRef grid, StringRef block) {
     return gpu ? formatv("{0,-12} {1,-12} ", grid, block).str() : std::string();
   };

@@ -21,6 +21,11 @@ namespace mlir::tgc {
 /// What one kernel achieved: its manifest entry and its measured time.
 struct KernelRate {
   std::string function;
+  /// How many times a run calls it: once per image where the package
+  /// computes a batch one image at a time (the manifest's "images").
+  int64_t calls = 1;
+  /// Over a whole run (the manifest's per-call costs times `calls`), like
+  /// `time`, which sums the calls.
   int64_t flops = 0, bytes = 0;
   /// GPU packages: the launch's "XxYxZ" grid and block.
   std::string grid, block;
@@ -49,8 +54,8 @@ computeKernelRates(Location loc, llvm::StringRef manifestText,
 /// The sum of the kernels' median times.
 double sumKernelMedians(llvm::ArrayRef<KernelRate> rates);
 
-/// One JSON object per kernel: function, min_ms, median_ms, bytes, flops,
-/// gb_per_s, gflop_per_s, and grid and block (`gpu`) or opts.
+/// One JSON object per kernel: function, calls, min_ms, median_ms, bytes,
+/// flops, gb_per_s, gflop_per_s, and grid and block (`gpu`) or opts.
 llvm::json::Array kernelRatesToJson(llvm::ArrayRef<KernelRate> rates, bool gpu);
 
 /// The table of `rates` under the line "per kernel (median of N runs of

@@ -88,6 +88,43 @@ def profile(env):
     env.check_no_scratch_left()
 
 
+def profile_image_loop(env):
+    """--profile of a batch computed one image at a time: each kernel runs
+    once per image, and its time, FLOPs and bytes are those of all four
+    calls (the manifest lists one call's), so its rates are not a
+    quarter of what it achieved."""
+    model = env.model("dyncnn")
+    batch = save_npy(env.path("batch4.npy"), np.ones((4, 3, 32, 32),
+                                                     dtype=np.float32))
+    package = env.path("looped_package")
+    env.compile_model(model, package, "--input-shape", "input=4x3x32x32",
+                      "--image-loop", "always")
+    with open(os.path.join(package, "net.json")) as f:
+        manifest = json.load(f)
+    check(manifest["images"] == 4, "not looped: images %s" % manifest["images"])
+    result = bench_json(env, model, "--input", "input=" + batch,
+                        "--image-loop", "always", "--profile",
+                        "--iterations", "3")
+    kernels = result.get("kernels", [])
+    check(len(kernels) == len(manifest["kernels"]),
+          "profiled %d kernels of %d" % (len(kernels),
+                                         len(manifest["kernels"])))
+    for timed, listed in zip(kernels, manifest["kernels"]):
+        check(timed["calls"] == 4 and timed["flops"] == 4 * listed["flops"]
+              and timed["bytes"] == 4 * listed["bytes"],
+              "not the costs of 4 calls of %s: %s" % (listed, timed))
+        check(abs(timed["gflop_per_s"] - timed["flops"] /
+                  (timed["median_ms"] * 1e6)) < 1e-6 * timed["gflop_per_s"]
+              + 1e-9, "GFLOP/s is not the run's FLOPs over its time: %s" %
+              timed)
+    _, stdout, _ = env.tgc_cmd("bench", model, "--input", "input=" + batch,
+                               "--image-loop", "always", "--profile",
+                               "--iterations", "3")
+    check("each kernel called once per image, 4 times a run" in stdout,
+          "the table does not say its kernels run per image:\n" + stdout)
+    env.check_no_scratch_left()
+
+
 def unknown_input(env):
     """An --input the model does not have is an error naming it."""
     x = save_npy(env.path("x.npy"), np.ones((1, 784), dtype=np.float32))
@@ -100,4 +137,5 @@ def unknown_input(env):
 
 if __name__ == "__main__":
     main({"json_output": json_output, "threads": threads, "inputs": inputs,
-          "profile": profile, "unknown_input": unknown_input})
+          "profile": profile, "profile_image_loop": profile_image_loop,
+          "unknown_input": unknown_input})

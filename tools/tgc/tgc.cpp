@@ -219,7 +219,8 @@ void addVerify(CLI::App &app, Arguments &args) {
 void addBench(CLI::App &app, Arguments &args) {
   CLI::App *cmd = app.add_subcommand(
       "bench", "Compile a model for this host (or its NVIDIA GPU) and time "
-               "it: min, median and p90 latency (and per kernel on a GPU)");
+               "it: min, median and p90 latency (and per kernel on a GPU or "
+               "with --profile)");
   cmd->add_option("MODEL", args.model,
                   "model.onnx, a stage's .mlir dump, or a CASE folder (its "
                   "first data set's inputs)")
