@@ -302,41 +302,68 @@ struct DecideCmplt : OpRewritePattern<CmpltOp> {
 // splits an axis into [n, c] and a view that merges them again leave this
 // pair; recombined, the address moves with x by k again and the C compiler
 // sees a plain stride (Winograd's output tiles read as the image).
+//
+// ((x / c) % d) * (k * c) + (x % c) * k => (x % (c * d)) * k, for every x
+// too, since (x / c) / d == x / (c * d) under truncation: an axis split
+// into three, [n, d, c], and merged again (a flatten of a 16x7x7 feature
+// map before a Gemm) leaves x / 49 * 49 + x / 7 % 7 * 7 + x % 7, which this
+// and then the rule above make x.
 struct RecombineDivMod : OpRewritePattern<AddOp> {
   using OpRewritePattern::OpRewritePattern;
+
+  /// x and c of an atom x / c with a constant c > 0.
+  static std::optional<std::pair<Value, int64_t>> matchDiv(Value atom) {
+    auto div = atom.getDefiningOp<IdivOp>();
+    std::optional<int64_t> c = div ? constantIndex(div.getRhs()) : std::nullopt;
+    if (!c || *c <= 0)
+      return std::nullopt;
+    return std::make_pair(div.getLhs(), *c);
+  }
+
   LogicalResult matchAndRewrite(AddOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.getType().isIndex())
       return rewriter.notifyMatchFailure(op, "not index arithmetic");
     LinearSum sum = linearSumOf(op.getResult());
-    bool changed = false;
-    for (size_t i = 0; i < sum.terms.size() && !changed; ++i) {
-      auto div = sum.terms[i].first.getDefiningOp<IdivOp>();
-      std::optional<int64_t> c = div ? constantIndex(div.getRhs()) : std::nullopt;
+    for (size_t j = 0; j < sum.terms.size(); ++j) {
+      auto [modAtom, k] = sum.terms[j];
+      auto mod = modAtom.getDefiningOp<ModOp>();
+      std::optional<int64_t> c =
+          mod ? constantIndex(mod.getRhs()) : std::nullopt;
       if (!c || *c <= 0)
         continue;
-      for (size_t j = 0; j < sum.terms.size(); ++j) {
-        auto mod = sum.terms[j].first.getDefiningOp<ModOp>();
-        int64_t k = sum.terms[j].second;
-        if (!mod || mod.getLhs() != div.getLhs() ||
-            constantIndex(mod.getRhs()) != c || sum.terms[i].second != k * *c)
+      Value x = mod.getLhs();
+      for (size_t i = 0; i < sum.terms.size(); ++i) {
+        auto [atom, coef] = sum.terms[i];
+        if (i == j || coef != k * *c)
           continue;
-        Value x = div.getLhs();
+        // The x / c of the first rule, or the (x / c) % d of the second.
+        LinearSum replacement;
+        if (matchDiv(atom) == std::make_pair(x, *c)) {
+          replacement = linearSumOf(x);
+        } else if (auto outer = atom.getDefiningOp<ModOp>()) {
+          std::optional<int64_t> d = constantIndex(outer.getRhs());
+          if (!d || *d <= 0 ||
+              matchDiv(outer.getLhs()) != std::make_pair(x, *c))
+            continue;
+          Value cd = rewriter.create<ConstOp>(op.getLoc(),
+                                              rewriter.getIndexAttr(*c * *d));
+          replacement.terms.push_back(
+              {rewriter.create<ModOp>(op.getLoc(), x, cd), 1});
+        } else {
+          continue;
+        }
         sum.terms.erase(sum.terms.begin() + std::max(i, j));
         sum.terms.erase(sum.terms.begin() + std::min(i, j));
-        LinearSum inner = linearSumOf(x);
-        sum.constant += k * inner.constant;
-        for (auto [atom, coef] : inner.terms)
-          addTerm(sum, atom, k * coef);
+        sum.constant += k * replacement.constant;
+        for (auto [inner, innerCoef] : replacement.terms)
+          addTerm(sum, inner, k * innerCoef);
         llvm::erase_if(sum.terms, [](auto &t) { return t.second == 0; });
-        changed = true;
-        break;
+        rewriter.replaceOp(op, buildLinearSum(rewriter, op.getLoc(), sum));
+        return success();
       }
     }
-    if (!changed)
-      return rewriter.notifyMatchFailure(op, "no x / c and x % c pair");
-    rewriter.replaceOp(op, buildLinearSum(rewriter, op.getLoc(), sum));
-    return success();
+    return rewriter.notifyMatchFailure(op, "no x / c and x % c pair");
   }
 };
 

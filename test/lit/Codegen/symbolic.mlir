@@ -201,6 +201,55 @@ func.func @recombine_div_mod(%x: tensor<3136xf32>) -> tensor<58xf32> {
   return %k : tensor<58xf32>
 }
 
+// An axis split into three and merged again, as a flatten of a 16x7x7
+// feature map before a Gemm reads it: x / 49 * 49 + x / 7 % 7 * 7 + x % 7
+// is x, and with a stride k (here 3) the three terms scale alike.
+// CHECK-LABEL: func @recombine_three_way_split(
+//       CHECK:     %[[R:.*]] = tgc.range 784 reduce id 0
+//   CHECK-NOT:     tgc.idiv
+//   CHECK-NOT:     tgc.mod
+//       CHECK:     %[[X:.*]] = tgc.mul %[[R]], %{{.*}} : index
+//  CHECK-NEXT:     tgc.index %{{.*}}[%[[X]]]
+// Without the outer term, the inner two become one mod of 49.
+//       CHECK:     %[[M:.*]] = tgc.mod %[[R]], %{{.*}} : index
+//   CHECK-NOT:     tgc.mod
+//       CHECK:     tgc.index %{{.*}}[%[[M]]]
+func.func @recombine_three_way_split(%x: tensor<2352xf32>, %y: tensor<49xf32>)
+    -> tensor<1xf32> {
+  %k = tgc.kernel "k" (%x, %y) : (tensor<2352xf32>, tensor<49xf32>)
+      -> tensor<1xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %in2: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c3 = tgc.const 3 : index
+    %c7 = tgc.const 7 : index
+    %c21 = tgc.const 21 : index
+    %c49 = tgc.const 49 : index
+    %c147 = tgc.const 147 : index
+    %zero = tgc.const 0 : index
+    %r = tgc.range 784 reduce id 0
+    %hi = tgc.idiv %r, %c49 : index
+    %d7 = tgc.idiv %r, %c7 : index
+    %mid = tgc.mod %d7, %c7 : index
+    %lo = tgc.mod %r, %c7 : index
+    %a = tgc.mul %hi, %c147 : index
+    %b = tgc.mul %mid, %c21 : index
+    %c = tgc.mul %lo, %c3 : index
+    %ab = tgc.add %a, %b : index
+    %i = tgc.add %ab, %c : index
+    %p = tgc.index %in[%i] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %mid7 = tgc.mul %mid, %c7 : index
+    %j = tgc.add %mid7, %lo : index
+    %q = tgc.index %in2[%j] : !tgc.ptr<f32>
+    %w = tgc.load %q : !tgc.ptr<f32> -> f32
+    %s = tgc.add %v, %w : f32
+    %o = tgc.index %out[%zero] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<1xf32>
+}
+
 // Coefficients are split too: (i + 59*k) % 58 => i + k and (i + 59*k) // 58
 // => k when i + k < 58 (the window index of a padded convolution).
 // CHECK-LABEL: func @coefficient_split(
