@@ -234,6 +234,13 @@ std::string joinActions(ArrayRef<OptAction> actions) {
 
 } // namespace
 
+double kernelBudgetSeconds(double budgetSeconds, double spentSeconds,
+                           double work, double workLeft) {
+  double left = std::max(0.0, budgetSeconds - spentSeconds);
+  double share = workLeft > 0 ? left * std::min(1.0, work / workLeft) : left;
+  return std::max(std::min(budgetSeconds, kMinKernelSeconds), share);
+}
+
 std::vector<std::string> getTuningCompiler(StringRef cpu) {
   SmallVector<StringRef> words;
   std::string cc = ccCommand();
@@ -322,14 +329,19 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
     totalWork += work = std::min(work, workCap);
   ProgressBar bar(todo.size());
   double prepareSeconds = 0, compileSeconds = 0, timeSeconds = 0;
+  auto searchStarted = std::chrono::steady_clock::now();
+  double workLeft = totalWork;
   for (auto [index, item] : llvm::enumerate(todo)) {
     auto &[key, kernelAndHash] = item;
     auto [kernel, hash] = kernelAndHash;
     beam.workDir = (scratch->path() + "/k" + Twine(index)).str();
-    if (options.budgetSeconds > 0)
-      beam.budgetSeconds =
-          std::max(std::min(options.budgetSeconds, kMinKernelSeconds),
-                   options.budgetSeconds * works[index] / totalWork);
+    if (options.budgetSeconds > 0) {
+      std::chrono::duration<double> spent =
+          std::chrono::steady_clock::now() - searchStarted;
+      beam.budgetSeconds = kernelBudgetSeconds(
+          options.budgetSeconds, spent.count(), works[index], workLeft);
+    }
+    workLeft -= works[index];
     if (options.verbose)
       errs() << formatv("tgc: tune: {0}: work {1:e}, budget {2:f1} s\n",
                         kernel.getName(), works[index], beam.budgetSeconds);

@@ -36,8 +36,10 @@ struct TuneOptions {
   unsigned timeoutMs = 1000;
   /// --budget-s: seconds the search of the model's kernels may take (0: no
   /// limit), shared among them by their work (the product of their ranges'
-  /// bounds), at least 2 s each; the starting points of every kernel are
-  /// always timed, so a model of many small kernels can take longer.
+  /// bounds), at least 2 s each (kernelBudgetSeconds). The starting points
+  /// of every kernel are always timed, and the compiles in flight when a
+  /// share ends finish, so the search can run over; the kernels after
+  /// share what is left. The check inside the model comes after it.
   double budgetSeconds = 360;
   /// --cold: evict the caches before every timed run (TuneHarness.h)
   /// instead of timing with the weights left in cache by the run before.
@@ -71,6 +73,15 @@ FailureOr<TuningContext> getTuningContext(Location loc, llvm::StringRef cpu,
 /// The C compiler's command line for candidates: $CC (or cc), -O3 and
 /// -march=`cpu` (native when empty).
 std::vector<std::string> getTuningCompiler(llvm::StringRef cpu);
+
+/// The seconds of `budgetSeconds` (the model's) that a kernel of `work`
+/// gets when `spentSeconds` are gone and it and the kernels after it have
+/// `workLeft` together: its part of what is left, so that a kernel that
+/// ran over takes from the ones after it instead of lengthening the
+/// search; at least 2 s (or the whole budget, if smaller) for its starting
+/// points.
+double kernelBudgetSeconds(double budgetSeconds, double spentSeconds,
+                           double work, double workLeft);
 
 /// Searches every kernel of `module` (at the lower stage) whose key is not
 /// in `db` yet, once per distinct kernel, and adds the results (saving

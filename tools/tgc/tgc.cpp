@@ -282,7 +282,8 @@ void addTune(CLI::App &app, Arguments &args) {
   cmd->add_option("--budget-s", args.tune.budgetSeconds,
                   "seconds for the model's search, shared among its kernels "
                   "by their work, at least 2 s each: no compile starts "
-                  "after a kernel's share (default 360, 0: no limit)")
+                  "after a kernel's share, and what one runs over comes off "
+                  "the kernels after it (default 360, 0: no limit)")
       ->check(kNonNegative);
   cmd->add_flag("--cold", args.tune.cold,
                 "evict the caches (an 8 MiB read) before every timed run, "
