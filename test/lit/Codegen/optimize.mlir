@@ -271,6 +271,35 @@ func.func @matvec_weights(%xin: tensor<1x64xf32>) -> tensor<1x128xf32> {
   return %k : tensor<1x128xf32>
 }
 
+// A classifier's 1000 outputs (as ResNet-18's; weights [in, out] here,
+// whose outputs are contiguous without a PACK): 125 vectors of 8 have no
+// divisor up to 4, so 5 of them accumulate side by side rather than one.
+//  AVX2-LABEL: func @matvec_1000_outputs(
+//        AVX2:   opts = ["UPCAST(0,8)", "UPCAST(0,5)"]
+func.func @matvec_1000_outputs(%xin: tensor<1x512xf32>) -> tensor<1x1000xf32> {
+  %w = tgc.const dense<0.5> : tensor<512x1000xf32>
+  %k = tgc.kernel "r_1_1000_512" (%w, %xin) : (tensor<512x1000xf32>, tensor<1x512xf32>) -> tensor<1x1000xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c1000 = tgc.const 1000 : index
+    %n = tgc.range 1000 global id 0
+    %k = tgc.range 512 reduce id 1
+    %p = tgc.index %px[%k] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wk = tgc.mul %k, %c1000 : index
+    %wn = tgc.add %wk, %n : index
+    %q = tgc.index %pw[%wn] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %o = tgc.index %out[%n] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %n
+    tgc.sink
+  }
+  return %k : tensor<1x1000xf32>
+}
+
 // A 1x1 convolution projecting to 32 channels (MobileNetV2's): the 784
 // pixels are vector lanes, 16 channels a register tile. The channels left
 // split into 2 tasks, the pixel blocks into 7: 7, though odd, because with
