@@ -23,7 +23,8 @@ using namespace mlir::tgc;
 namespace {
 
 /// Below this many loop iterations (lanes included) a kernel runs in a few
-/// microseconds, about what handing it to the thread pool costs.
+/// microseconds, about what handing it to the thread pool costs, unless
+/// each iteration reads much (accessCount).
 constexpr int64_t kMinThreadWork = int64_t(1) << 17;
 
 /// Whether a value is computed from a range, memoized per (value, range).
@@ -376,6 +377,33 @@ int64_t iterationCount(KernelOp kernel) {
   return count;
 }
 
+/// Loads and stores the kernel runs, lanes included: each runs once per
+/// iteration of the ranges it is computed from (the linearizer hoists it
+/// out of the others). A copy makes two per iteration; a Winograd output
+/// transform 36 loads per 4x4 tile of stores, 3.25 per iteration.
+int64_t accessCount(KernelOp kernel) {
+  SmallVector<RangeOp> ranges;
+  kernel.walk([&](RangeOp r) { ranges.push_back(r); });
+  DependenceMemo memo;
+  auto runs = [&](ArrayRef<Value> computedFrom) {
+    int64_t count = 1;
+    for (RangeOp range : ranges)
+      if (llvm::any_of(computedFrom, [&](Value v) {
+            return dependsOn(v, range.getResult(), memo);
+          }))
+        count *= range.getBound();
+    return count;
+  };
+  int64_t count = 0;
+  kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      count += runs({load.getResult()});
+    else if (auto store = dyn_cast<StoreOp>(op))
+      count += runs({store.getPtr(), store.getValue()});
+  });
+  return count;
+}
+
 /// What `tasks` tasks are worth on two threads: an odd count leaves one
 /// thread a task longer than the other. Still, 7 beat 2: with only two
 /// tasks a thread that wakes late delays the whole kernel, and both read
@@ -477,7 +505,16 @@ constexpr int64_t kRereadBudget = 256 * 1024;
 /// its whole 800 KiB input again per block of output channels, from L3);
 /// then the outer axis (its tasks touch apart memory).
 void chooseThreads(KernelOp kernel, int64_t tasks) {
-  if (tasks < 2 || iterationCount(kernel) < kMinThreadWork)
+  // Fewer iterations are worth splitting where each reads more: as many
+  // accesses as a copy of kMinThreadWork makes (two each), in at least half
+  // its iterations (ResNet-18's Winograd output transforms at 28x28, 100352
+  // iterations of 3.25 accesses, 0.1 ms, ran as long on 2 threads as on 1;
+  // an 8x8-tile input transform of 32768 iterations, 12 us, ran slower
+  // split: its loads read each element 4 times from L1).
+  int64_t iterations = iterationCount(kernel);
+  if (tasks < 2 || (iterations < kMinThreadWork &&
+                    (iterations < kMinThreadWork / 2 ||
+                     accessCount(kernel) < 2 * kMinThreadWork)))
     return;
   // The actions applied so far replaced ranges and reductions: look again.
   SmallVector<ReduceOp> reductions;

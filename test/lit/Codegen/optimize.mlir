@@ -501,3 +501,92 @@ func.func @rows_of_28_threads(%x: tensor<28x4800xf32>) -> tensor<28x4800xf32> {
   }
   return %k : tensor<28x4800xf32>
 }
+
+// Fewer iterations than the threshold (102400 of 131072) but five accesses
+// each, as many as a copy of 256000: split (a Winograd output transform
+// reads 36 values per 4x4 tile it writes).
+// THREADS8-LABEL: func @many_loads_threads(
+//       THREADS8:   opts = ["THREAD(0,8)"]
+func.func @many_loads_threads(%a: tensor<64x1600xf32>, %b: tensor<64x1600xf32>, %c: tensor<64x1600xf32>, %d: tensor<64x1600xf32>) -> tensor<64x1600xf32> {
+  %k = tgc.kernel "E_64_1600" (%a, %b, %c, %d) : (tensor<64x1600xf32>, tensor<64x1600xf32>, tensor<64x1600xf32>, tensor<64x1600xf32>) -> tensor<64x1600xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %pc: !tgc.ptr<f32>, %pd: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c1600 = tgc.const 1600 : index
+    %h = tgc.range 64 global id 0
+    %w = tgc.range 1600 global id 1
+    %ih = tgc.mul %h, %c1600 : index
+    %i = tgc.add %ih, %w : index
+    %xa = tgc.index %pa[%i] : !tgc.ptr<f32>
+    %va = tgc.load %xa : !tgc.ptr<f32> -> f32
+    %xb = tgc.index %pb[%i] : !tgc.ptr<f32>
+    %vb = tgc.load %xb : !tgc.ptr<f32> -> f32
+    %xc = tgc.index %pc[%i] : !tgc.ptr<f32>
+    %vc = tgc.load %xc : !tgc.ptr<f32> -> f32
+    %xd = tgc.index %pd[%i] : !tgc.ptr<f32>
+    %vd = tgc.load %xd : !tgc.ptr<f32> -> f32
+    %ab = tgc.add %va, %vb : f32
+    %cd = tgc.add %vc, %vd : f32
+    %s = tgc.add %ab, %cd : f32
+    %o = tgc.index %out[%i] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %w
+    tgc.end %h
+    tgc.sink
+  }
+  return %k : tensor<64x1600xf32>
+}
+
+// The same iterations copied (two accesses each): not split.
+// THREADS8-LABEL: func @copy_below_threads(
+//   THREADS8-NOT:   THREAD
+//       THREADS8:   return
+func.func @copy_below_threads(%a: tensor<64x1600xf32>) -> tensor<64x1600xf32> {
+  %k = tgc.kernel "E_64_1600" (%a) : (tensor<64x1600xf32>) -> tensor<64x1600xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c1600 = tgc.const 1600 : index
+    %h = tgc.range 64 global id 0
+    %w = tgc.range 1600 global id 1
+    %ih = tgc.mul %h, %c1600 : index
+    %i = tgc.add %ih, %w : index
+    %xa = tgc.index %pa[%i] : !tgc.ptr<f32>
+    %va = tgc.load %xa : !tgc.ptr<f32> -> f32
+    %o = tgc.index %out[%i] : !tgc.ptr<f32>
+    tgc.store %o, %va : !tgc.ptr<f32>, f32
+    tgc.end %w
+    tgc.end %h
+    tgc.sink
+  }
+  return %k : tensor<64x1600xf32>
+}
+
+// Under half the threshold's iterations (32768), however many accesses
+// (five each, 163840; a row read from four buffers): not split.
+// THREADS8-LABEL: func @few_iterations_threads(
+//   THREADS8-NOT:   THREAD
+//       THREADS8:   return
+func.func @few_iterations_threads(%a: tensor<32x1024xf32>, %b: tensor<32x1024xf32>, %c: tensor<32x1024xf32>, %d: tensor<32x1024xf32>) -> tensor<32x1024xf32> {
+  %k = tgc.kernel "E_32_1024" (%a, %b, %c, %d) : (tensor<32x1024xf32>, tensor<32x1024xf32>, tensor<32x1024xf32>, tensor<32x1024xf32>) -> tensor<32x1024xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %pc: !tgc.ptr<f32>, %pd: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c1024 = tgc.const 1024 : index
+    %h = tgc.range 32 global id 0
+    %w = tgc.range 1024 global id 1
+    %ih = tgc.mul %h, %c1024 : index
+    %i = tgc.add %ih, %w : index
+    %xa = tgc.index %pa[%i] : !tgc.ptr<f32>
+    %va = tgc.load %xa : !tgc.ptr<f32> -> f32
+    %xb = tgc.index %pb[%i] : !tgc.ptr<f32>
+    %vb = tgc.load %xb : !tgc.ptr<f32> -> f32
+    %xc = tgc.index %pc[%i] : !tgc.ptr<f32>
+    %vc = tgc.load %xc : !tgc.ptr<f32> -> f32
+    %xd = tgc.index %pd[%i] : !tgc.ptr<f32>
+    %vd = tgc.load %xd : !tgc.ptr<f32> -> f32
+    %ab = tgc.add %va, %vb : f32
+    %cd = tgc.add %vc, %vd : f32
+    %s = tgc.add %ab, %cd : f32
+    %o = tgc.index %out[%i] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %w
+    tgc.end %h
+    tgc.sink
+  }
+  return %k : tensor<32x1024xf32>
+}
