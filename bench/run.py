@@ -32,10 +32,12 @@ both move with the host (1.2x and 3.6x for the read within an hour on one
 machine; 1.25x to 2.0x for the arithmetic), and the 2-thread times with
 them, so the report gives them per round beside the thread scaling.
 
-Needs /usr/bin/python3 with numpy, onnx, torch and torchvision (Debian
+Runs /usr/bin/python3 with numpy, onnx, torch and torchvision (Debian
 python3-*), node and npm, and for PyTorch and the matmul peak OpenBLAS
 (Debian libopenblas0-pthread): without it PyTorch would use Debian's
-reference BLAS, 50 times slower on matmuls and no fair peer.
+reference BLAS, 50 times slower on matmuls and no fair peer. It installs
+what is missing first (`scripts/setup.sh --bench`) and, when --build is
+the project's build/, builds tgc (`scripts/build.sh`).
 """
 
 import argparse
@@ -50,7 +52,10 @@ import subprocess
 import sys
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # a fresh machine: main() installs it, then starts over
+    np = None
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -176,7 +181,15 @@ def main():
                         help="comma-separated names (as in the table, or "
                              "matmul) to time only those")
     args = parser.parse_args()
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "setup.sh"),
+                    "--bench"], check=True)
+    if np is None:
+        os.execv(sys.executable, [sys.executable] + sys.argv)
     build = os.path.abspath(args.build)
+    if build == os.path.join(ROOT, "build"):
+        # The project's own build folder: build it (a no-op when current).
+        subprocess.run(["bash", os.path.join(ROOT, "scripts", "build.sh")],
+                       check=True)
     tgc = os.path.join(build, "bin", "tgc")
     threads = [int(t) for t in args.threads.split(",")]
     scale = 3 if args.quick else 1

@@ -5,8 +5,12 @@
 # nor the network, so re-runs are fast and work offline. Run it as root, or as
 # a user with sudo.
 #
-# Not installed here: python3-torch, which only models/make_models.py needs
-# (regenerating the bundled models).
+# With --bench it also installs what bench/run.py needs: PyTorch and
+# torchvision (the peer, and the exporter of ResNet-18 and MobileNetV2),
+# OpenBLAS (without it PyTorch falls back to the reference BLAS, no fair
+# peer) and, unless an npm is already on the PATH (NodeSource's nodejs ships
+# its own and conflicts with Debian's), node and npm for onnxruntime-node.
+# models/make_models.py needs the same PyTorch.
 set -euo pipefail
 
 packages=(
@@ -19,6 +23,15 @@ packages=(
   python3                                  # Debian's, for lit
   python3-numpy python3-onnx               # the end-to-end tests (test/e2e)
 )
+if [[ ${1:-} == --bench ]]; then
+  packages+=(python3-torch python3-torchvision libopenblas0-pthread)
+  if ! command -v npm >/dev/null; then
+    packages+=(nodejs npm)
+  fi
+elif (($#)); then
+  echo "usage: scripts/setup.sh [--bench]" >&2
+  exit 2
+fi
 
 missing=()
 for package in "${packages[@]}"; do
