@@ -422,11 +422,13 @@ func.func @pointwise_conv_row_of_14(%x: tensor<64x14xf32>) -> tensor<64x14xf32> 
 // along its columns (rows of the input 32 floats apart). The loads' axis
 // is upcast by a cache line (16 floats), so that each step reads whole
 // lines and writes 16 rows; one element of a line a store, the copy ran
-// 3.2x slower (attention's K^T, 256 x 128).
+// 3.2x slower (attention's K^T, 256 x 128). The stores' axis is upcast by
+// 4, so each of the 16 rows takes 4 consecutive elements (1.9x faster
+// again).
 // CHECK-LABEL: func @transpose_by_lines(
-//       CHECK:   opts = ["UPCAST(0,16)"]
+//       CHECK:   opts = ["UPCAST(0,16)", "UPCAST(1,4)"]
 // AVX2-LABEL: func @transpose_by_lines(
-//       AVX2:   opts = ["UPCAST(0,16)"]
+//       AVX2:   opts = ["UPCAST(0,16)", "UPCAST(1,4)"]
 func.func @transpose_by_lines(%x: tensor<64x32xf32>) -> tensor<32x64xf32> {
   %k = tgc.kernel "E_32_64" (%x) : (tensor<64x32xf32>) -> tensor<32x64xf32> {
   ^bb0(%px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
