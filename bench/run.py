@@ -630,7 +630,11 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   before it stores.
   2.25x (4x) fewer multiplies: ResNet-18's stride-1 3x3 convolutions of
   its 56x56 and 28x28 stages (4x4 tiles) and 14x14 stage (2x2) take a
-  third to a half of the direct convolution's time.
+  third to a half of the direct convolution's time. Its 7x7 stage's
+  (16 tiles of 2x2 per image, so 16/9 of a 9.4 MB weight read for every
+  16 uses) is faster on some hosts and not on others: `tgc tune` builds
+  the model with `--winograd auto` and `always`, times both, and the
+  tuned package takes the faster.
 """
 
 

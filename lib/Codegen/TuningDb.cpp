@@ -46,15 +46,40 @@ void forEachField(Context &context, Fn fn) {
   fn("options", context.options);
 }
 
-Json toJson(const TuningEntry &entry) {
-  Json context = Json::object();
-  forEachField(entry.context, [&](const char *name, const std::string &value) {
-    context[name] = value;
+Json contextToJson(const TuningContext &context) {
+  Json json = Json::object();
+  forEachField(context, [&](const char *name, const std::string &value) {
+    json[name] = value;
   });
+  return json;
+}
+
+/// Reads `json`'s "context" object into `context`; false with the problem
+/// passed to `fail` if it or a field is missing.
+template <typename Fail>
+bool contextFromJson(const Json &json, TuningContext &context, Fail fail) {
+  auto object = json.find("context");
+  if (object == json.end() || !object->is_object())
+    return fail("'context' is missing or not an object");
+  bool ok = true;
+  forEachField(context, [&](const char *name, std::string &value) {
+    auto it = object->find(name);
+    if (!ok)
+      return;
+    if (it == object->end() || !it->is_string())
+      ok = fail(std::string("context field '") + name +
+                "' is missing or not a string");
+    else
+      value = it->get<std::string>();
+  });
+  return ok;
+}
+
+Json toJson(const TuningEntry &entry) {
   return Json{{"key", entry.key},
               {"kernel", entry.kernelName},
               {"kernel_hash", entry.kernelHash},
-              {"context", context},
+              {"context", contextToJson(entry.context)},
               {"actions", entry.actions},
               {"heuristic_actions", entry.heuristicActions},
               {"heuristic_ms", entry.heuristicMs},
@@ -122,21 +147,56 @@ bool fromJson(const Json &json, size_t index, TuningEntry &entry,
   for (const std::string &action : entry.actions)
     if (!parseOptAction(action))
       return fail("'" + action + "' is not an opt action");
-  auto context = json.find("context");
-  if (context == json.end() || !context->is_object())
-    return fail("'context' is missing or not an object");
-  bool ok = true;
-  forEachField(entry.context, [&](const char *name, std::string &value) {
-    auto it = context->find(name);
-    if (!ok)
-      return;
-    if (it == context->end() || !it->is_string())
-      ok = fail(std::string("context field '") + name +
-                "' is missing or not a string");
-    else
-      value = it->get<std::string>();
-  });
-  return ok;
+  return contextFromJson(json, entry.context, fail);
+}
+
+Json toJson(const GraphChoice &choice) {
+  Json times = Json::object();
+  for (const auto &[value, ms] : choice.modelMs)
+    times[value] = ms;
+  return Json{{"key", choice.key},
+              {"model", choice.model},
+              {"model_hash", choice.modelHash},
+              {"option", choice.option},
+              {"value", choice.value},
+              {"context", contextToJson(choice.context)},
+              {"model_ms", times}};
+}
+
+/// Reads graph choice `index`; false with `error` set if a field is missing
+/// or of the wrong type, or the value is not one the option takes.
+bool fromJson(const Json &json, size_t index, GraphChoice &choice,
+              std::string &error) {
+  auto fail = [&](const std::string &what) {
+    error = "graph choice " + std::to_string(index) + ": " + what;
+    return false;
+  };
+  if (!json.is_object())
+    return fail("is not an object");
+  for (auto [name, to] : {std::pair{"key", &choice.key},
+                          {"model", &choice.model},
+                          {"model_hash", &choice.modelHash},
+                          {"option", &choice.option},
+                          {"value", &choice.value}}) {
+    auto it = json.find(name);
+    if (it == json.end() || !it->is_string())
+      return fail(std::string("'") + name + "' is missing or not a string");
+    *to = it->get<std::string>();
+  }
+  if (choice.option != "winograd")
+    return fail("unknown option '" + choice.option + "' (winograd)");
+  if (choice.value != "auto" && choice.value != "always")
+    return fail("winograd value '" + choice.value + "' is not auto or always");
+  if (auto times = json.find("model_ms"); times != json.end()) {
+    if (!times->is_object())
+      return fail("'model_ms' is not an object");
+    for (const auto &[value, ms] : times->items()) {
+      if (!ms.is_number())
+        return fail("'model_ms' holds a non-number");
+      choice.modelMs[value] = ms.get<double>();
+    }
+  }
+  return contextFromJson(json, choice.context, fail);
 }
 
 } // namespace
@@ -176,6 +236,24 @@ std::string mlir::tgc::hashKernel(KernelOp kernel) {
     os << "\n";
   }
   return sha256Hex(text);
+}
+
+std::string mlir::tgc::hashModelGraph(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // Weights are constants: their bytes would make the hash cost as much as
+  // the model and tie it to values that do not change what is fastest.
+  OpPrintingFlags flags;
+  flags.elideLargeElementsAttrs(16).elideLargeResourceString(16);
+  module->print(os, flags);
+  return sha256Hex(text);
+}
+
+std::string mlir::tgc::makeGraphChoiceKey(llvm::StringRef modelHash,
+                                          llvm::StringRef option,
+                                          llvm::StringRef serializedContext) {
+  return sha256Hex(
+      (modelHash + "\n" + option + "\n" + serializedContext).str());
 }
 
 std::string mlir::tgc::makeTuningKey(llvm::StringRef kernelHash,
@@ -223,7 +301,30 @@ bool TuningDb::parse(llvm::StringRef text, std::string &error) {
     std::string key = entry.key;
     read[key] = std::move(entry);
   }
+  // Written since graph choices are tuned; older databases have none.
+  std::map<std::string, GraphChoice> choices;
+  if (auto list = json.find("graph_choices"); list != json.end()) {
+    if (!list->is_array()) {
+      error = "\"graph_choices\" is not a list";
+      return false;
+    }
+    for (auto [index, item] : llvm::enumerate(*list)) {
+      GraphChoice choice;
+      if (!fromJson(item, index, choice, error))
+        return false;
+      if (choice.key != makeGraphChoiceKey(choice.modelHash, choice.option,
+                                           choice.context.serialize())) {
+        error = "graph choice " + std::to_string(index) +
+                ": the key is not the hash of its model_hash, option and "
+                "context";
+        return false;
+      }
+      std::string key = choice.key;
+      choices[key] = std::move(choice);
+    }
+  }
   entries = std::move(read);
+  graphChoices = std::move(choices);
   return true;
 }
 
@@ -231,6 +332,7 @@ bool TuningDb::load(llvm::StringRef path, std::string &error,
                     bool missingIsEmpty) {
   if (missingIsEmpty && !llvm::sys::fs::exists(path)) {
     entries.clear();
+    graphChoices.clear();
     return true;
   }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
@@ -252,6 +354,12 @@ std::string TuningDb::serialize() const {
   for (const auto &[key, entry] : entries)
     list.push_back(toJson(entry));
   Json json{{"format", kFormat}, {"version", kVersion}, {"entries", list}};
+  if (!graphChoices.empty()) {
+    Json choices = Json::array();
+    for (const auto &[key, choice] : graphChoices)
+      choices.push_back(toJson(choice));
+    json["graph_choices"] = choices;
+  }
   return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
@@ -292,4 +400,14 @@ TuningEntry *TuningDb::lookup(StringRef key) {
 void TuningDb::insert(TuningEntry entry) {
   std::string key = entry.key;
   entries[key] = std::move(entry);
+}
+
+const GraphChoice *TuningDb::lookupGraphChoice(llvm::StringRef key) const {
+  auto it = graphChoices.find(key.str());
+  return it == graphChoices.end() ? nullptr : &it->second;
+}
+
+void TuningDb::insertGraphChoice(GraphChoice choice) {
+  std::string key = choice.key;
+  graphChoices[key] = std::move(choice);
 }

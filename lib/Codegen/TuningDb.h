@@ -13,7 +13,11 @@
 //     {"key": ..., "kernel": "r_64_3136_576", "kernel_hash": ...,
 //      "context": {"target": "c", "cpu": ..., ...},
 //      "actions": ["UPCAST(0,16)", ...], "heuristic_actions": [...],
-//      "heuristic_ms": 1.2, "best_ms": 0.8, "threads": 1, ...}, ...]}
+//      "heuristic_ms": 1.2, "best_ms": 0.8, "threads": 1, ...}, ...],
+//    "graph_choices": [
+//     {"key": ..., "model": "resnet18.onnx", "model_hash": ...,
+//      "option": "winograd", "value": "always", "context": {...},
+//      "model_ms": {"auto": 22.5, "always": 20.4}}, ...]}
 // Entries are written sorted by key, so the same results give the same
 // bytes.
 //
@@ -23,6 +27,7 @@
 #define TGC_CODEGEN_TUNINGDB_H
 
 #include "Codegen/OptActions.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
 #include <string>
@@ -98,6 +103,38 @@ struct TuningEntry {
   double modelTunedMs = 0;
 };
 
+/// A choice for the whole model that changes its graph rather than one
+/// kernel's actions: today whether --winograd auto's cost rule stands or
+/// every 3x3 convolution it applies to takes Winograd ("always"). The
+/// rule's trade (16/9 or 4x the weight bytes for fewer multiplies) turns
+/// on how fast the host streams weights against how fast it multiplies,
+/// which no rule can know; `tgc tune` times the model built both ways.
+struct GraphChoice {
+  /// makeGraphChoiceKey(modelHash, option, the context's serialized form).
+  std::string key;
+  /// The model's file name (for reports) and hashModelGraph of it.
+  std::string model;
+  std::string modelHash;
+  /// The compile option chosen ("winograd") and its value.
+  std::string option;
+  std::string value;
+  TuningContext context;
+  /// The model's time in milliseconds built with each value timed (the
+  /// lowest median of the rounds); empty when only one value exists.
+  std::map<std::string, double> modelMs;
+};
+
+/// SHA-256, in hex, of a model's graph as imported (printed without
+/// locations, constants of more than 16 elements elided): models that
+/// differ only in the values of their weights hash alike.
+std::string hashModelGraph(mlir::ModuleOp module);
+
+/// The database key of graph choice `option` for a model of hash
+/// `modelHash` in `serializedContext`.
+std::string makeGraphChoiceKey(llvm::StringRef modelHash,
+                               llvm::StringRef option,
+                               llvm::StringRef serializedContext);
+
 class TuningDb {
 public:
   /// Reads `path`. Sets `error` (naming the file and the problem) and
@@ -122,8 +159,17 @@ public:
     return entries;
   }
 
+  /// The graph choice for `key`, or null; adding one replaces any with
+  /// the same key.
+  const GraphChoice *lookupGraphChoice(llvm::StringRef key) const;
+  void insertGraphChoice(GraphChoice choice);
+  const std::map<std::string, GraphChoice> &getGraphChoices() const {
+    return graphChoices;
+  }
+
 private:
   std::map<std::string, TuningEntry> entries;
+  std::map<std::string, GraphChoice> graphChoices;
 };
 
 } // namespace mlir::tgc

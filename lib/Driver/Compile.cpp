@@ -13,6 +13,7 @@
 #include "Driver/DumpStages.h"
 #include "Driver/StagingDir.h"
 #include "Driver/Tune.h"
+#include "Driver/TuneGraph.h"
 #include "IR/Images.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassManager.h"
@@ -150,6 +151,32 @@ bool isValidPrefix(StringRef name) {
   return all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
 }
 
+/// --winograd auto with --tuning-db: the value `tgc tune` timed faster for
+/// this model on this host (TuneGraph.h), where the database has one.
+LogicalResult applyGraphChoices(ModuleOp imported,
+                                const CompileOptions &options,
+                                PipelineOptions &pipeline) {
+  if (options.kernels.tuningDb.empty() || options.kernels.winograd != "auto")
+    return success();
+  Location loc = imported.getLoc();
+  FailureOr<TuningContext> context =
+      getTuningContext(loc, options.cpu, pipeline.threadTasks);
+  if (failed(context))
+    return failure();
+  TuningDb db;
+  std::string error;
+  if (!db.load(options.kernels.tuningDb, error,
+               /*missingIsEmpty=*/options.beam > 0))
+    return emitError(loc) << error;
+  if (std::optional<std::string> winograd =
+          lookupWinogradChoice(imported, db, *context)) {
+    pipeline.winograd = *winograd;
+    if (options.verbose)
+      errs() << "tgc: tuning db: --winograd " << *winograd << "\n";
+  }
+  return success();
+}
+
 /// Loads the tuning database, searches the kernels it lacks when asked
 /// to (--beam), and points the optimize stage at it.
 LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
@@ -273,6 +300,9 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
   bool tuning = (!options.kernels.tuningDb.empty() || options.beam > 0) &&
                 options.target == "c" && options.optimize;
   std::optional<ScratchDir> tuningScratch;
+  if (tuning && reachedIndex < stageIndex("decompose") &&
+      failed(applyGraphChoices(*module, options, pipelineOptions)))
+    return failure();
   for (const Stage &stage : getStages()) {
     if (stageIndex(stage.name) <= reachedIndex)
       continue;

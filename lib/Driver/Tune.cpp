@@ -15,6 +15,7 @@
 #include "Driver/Model.h"
 #include "Driver/StagingDir.h"
 #include "Driver/TuneConfirm.h"
+#include "Driver/TuneGraph.h"
 #include "Support/TensorFile.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/MapVector.h"
@@ -433,11 +434,23 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
     return emitError(loc) << "the model is at stage '" << reached
                           << "'; tuning needs it at 'lower' or before";
   (*module)->removeAttr("tgc.stage");
+  auto started = std::chrono::steady_clock::now();
+  // The graph first: the kernels to search are those of the graph chosen.
+  TuneOptions chosen = options;
+  if (position(reached) < position("decompose")) {
+    FailureOr<std::string> winograd = tuneWinogradChoice(
+        context, model, *module, db, *tuning, options, printer);
+    if (failed(winograd))
+      return failure();
+    chosen.winograd = *winograd;
+    if (!db.save(options.dbPath, error))
+      return emitError(fileLoc(context, options.dbPath)) << error;
+  }
   PipelineOptions pipeline;
   pipeline.cpu = options.cpu;
   pipeline.threadTasks = threadTasks;
   pipeline.imageLoop = options.imageLoop;
-  pipeline.winograd = options.winograd;
+  pipeline.winograd = chosen.winograd;
   pipeline.convLayout = options.convLayout;
   PassManager pm(&context, ModuleOp::getOperationName());
   for (const Stage &stage : getStages())
@@ -447,11 +460,10 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
   if (failed(pm.run(*module)))
     return failure();
 
-  auto started = std::chrono::steady_clock::now();
-  LogicalResult tuned = tuneLoweredModule(*module, db, *tuning, options);
+  LogicalResult tuned = tuneLoweredModule(*module, db, *tuning, chosen);
   if (succeeded(tuned))
     tuned =
-        confirmInModel(context, model, *module, db, *tuning, options, printer);
+        confirmInModel(context, model, *module, db, *tuning, chosen, printer);
   // What was found is kept even if a later kernel failed.
   if (!db.save(options.dbPath, error))
     return emitError(fileLoc(context, options.dbPath)) << error;
@@ -508,6 +520,18 @@ LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
                    kept, measured, modelAppliedMs, modelHeuristicMs,
                    modelAppliedMs > 0 ? modelHeuristicMs / modelAppliedMs
                                       : 0.0);
+  for (const auto &[key, choice] : db.getGraphChoices()) {
+    out << formatv("graph: --{0} {1} for {2}", choice.option, choice.value,
+                   choice.model);
+    auto autoMs = choice.modelMs.find("auto"),
+         chosenMs = choice.modelMs.find(choice.value);
+    if (autoMs == choice.modelMs.end() || chosenMs == choice.modelMs.end())
+      out << " (nothing else to choose)\n";
+    else
+      out << formatv(" (the model {0:f3} ms, {1:f3} ms with auto: {2:f3}x)\n",
+                     chosenMs->second, autoMs->second,
+                     autoMs->second / chosenMs->second);
+  }
   return success();
 }
 

@@ -1,9 +1,10 @@
 //===- Tune.h - tgc tune: BEAM search into a tuning database ---*- C++ -*-===//
 //
-// `tgc tune MODEL -o DB.json` lowers the model, searches each distinct
-// kernel that the database has no entry for (BeamSearch.h), and writes
-// what it found; `tgc compile --tuning-db DB.json` then applies it without
-// searching, and `tgc compile --beam N` does both in one go.
+// `tgc tune MODEL -o DB.json` chooses between graphs where the host
+// decides which is faster (TuneGraph.h), lowers the model, searches each
+// distinct kernel that the database has no entry for (BeamSearch.h), and
+// writes what it found; `tgc compile --tuning-db DB.json` then applies it
+// without searching, and `tgc compile --beam N` does both in one go.
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,8 +4,10 @@ A tiny search (beam 1, short timeouts) on the MLP writes a database with
 one entry per kernel; compiling with it twice gives byte-identical
 packages without searching, the tuned kernels carry the entry's actions
 and still compute the reference outputs (tgc verify and tgc run take
---tuning-db too); a database that is not one, or
-whose entry was edited, is refused by name. Nothing here asserts a time.
+--tuning-db too); the choice between --winograd auto and always is timed
+on the whole model and recorded, and a compile follows it; a database
+that is not one, or whose entry was edited, is refused by name. Nothing
+here asserts a time.
 """
 
 import filecmp
@@ -216,6 +218,90 @@ def options(env):
     env.check_no_scratch_left()
 
 
+def graph_choice(env):
+    """--winograd auto's rule declines a convolution of 8 channels; tune
+    builds the model both ways, times them and records the faster as a
+    graph choice, which a compile with the database then follows (unless
+    --winograd says otherwise) and a second tune reads instead of timing.
+    Which one wins is the machine's business: only the agreement between
+    the recorded times, the value and the kernels compiled is checked."""
+    rng = np.random.default_rng(5)
+    w = (rng.standard_normal((8, 8, 3, 3)) / 10).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                          pads=[1, 1, 1, 1])],
+        "conv8",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       [1, 8, 16, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       [1, 8, 16, 16])],
+        [numpy_helper.from_array(w, "w")])
+    model = env.path("conv8.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 17)]), model)
+    db = env.path("conv8.json")
+    _, _, stderr = env.tgc_cmd("tune", model, "-o", db, *TINY)
+    check(re.search(r"the model takes [0-9.]+ ms with --winograd auto, "
+                    r"[0-9.]+ ms with always: (auto|always)", stderr),
+          "the graph choice was not timed:\n" + stderr)
+    with open(db) as f:
+        choices = json.load(f)["graph_choices"]
+    check(len(choices) == 1, "expected 1 graph choice: %s" % choices)
+    choice = choices[0]
+    check(choice["option"] == "winograd" and choice["model"] == "conv8.onnx",
+          "graph choice: %s" % choice)
+    times = choice["model_ms"]
+    check(times["auto"] > 0 and times["always"] > 0,
+          "graph choice not timed: %s" % choice)
+    faster = times["always"] < 0.98 * times["auto"]
+    check(choice["value"] == ("always" if faster else "auto"),
+          "the times and the value disagree: %s" % choice)
+
+    # The compile follows the choice, and finds entries for every kernel of
+    # the graph chosen (the search tuned those).
+    _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("chosen"),
+                               "--tuning-db", db, "-v")
+    check("tuning db: --winograd %s" % choice["value"] in stderr,
+          "the compile did not apply the choice:\n" + stderr)
+    found, distinct = kernels_with_entries(stderr)
+    check(found == distinct, "the chosen graph's kernels miss entries:\n" +
+          stderr)
+    with open(os.path.join(env.path("chosen"), "net.json")) as f:
+        names = [k["name"] for k in json.load(f)["kernels"]]
+    winograd = any(name.startswith("r_16_") for name in names)
+    check(winograd == (choice["value"] == "always"),
+          "kernels %s for --winograd %s" % (names, choice["value"]))
+    # An explicit --winograd wins over the database.
+    _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("direct"),
+                               "--tuning-db", db, "--winograd", "never", "-v")
+    check("tuning db: --winograd" not in stderr,
+          "--winograd never took the database's choice:\n" + stderr)
+
+    _, stdout, _ = env.tgc_cmd("tune", "--report", db)
+    check("graph: --winograd %s for conv8.onnx (the model" % choice["value"]
+          in stdout, "the report lacks the graph choice:\n" + stdout)
+
+    # A second tune reads the choice and searches nothing.
+    before = open(db).read()
+    _, _, stderr = env.tgc_cmd("tune", model, "-o", db, *TINY)
+    check("--winograd %s from the tuning database" % choice["value"] in
+          stderr and "0 to search" in stderr,
+          "the second tune did not reuse the database:\n" + stderr)
+    check(open(db).read() == before, "the second tune changed the database")
+
+    # A model with nothing for Winograd: recorded untimed, nothing built.
+    mlp_db = env.path("mlp.json")
+    _, _, stderr = env.tgc_cmd("tune", env.model("mlp"), "-o", mlp_db, *TINY)
+    check("the model takes" not in stderr, "the MLP was timed both ways:\n" +
+          stderr)
+    with open(mlp_db) as f:
+        choices = json.load(f)["graph_choices"]
+    check(len(choices) == 1 and choices[0]["value"] == "auto" and
+          not choices[0]["model_ms"] and choices[0]["model"] ==
+          "mlp/model.onnx", "the MLP's graph choice: %s" % choices)
+    env.check_no_scratch_left()
+
+
 def bad_db(env):
     """A file that is not a database, and an entry edited by hand."""
     not_db = env.path("not_db.json")
@@ -261,4 +347,5 @@ def bad_db(env):
 
 if __name__ == "__main__":
     main({"db_compile": db_compile, "cold_budget": cold_budget,
-          "options": options, "bad_db": bad_db})
+          "options": options, "graph_choice": graph_choice,
+          "bad_db": bad_db})

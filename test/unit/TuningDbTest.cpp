@@ -230,3 +230,106 @@ TEST_CASE("a file that is not a tuning database is refused", "[tuning]") {
   // A refused file leaves the entries read before in place.
   CHECK(db.getEntries().size() == 1);
 }
+
+namespace {
+
+GraphChoice someGraphChoice(const std::string &modelHash) {
+  GraphChoice choice;
+  choice.model = "resnet18.onnx";
+  choice.modelHash = modelHash;
+  choice.option = "winograd";
+  choice.value = "always";
+  choice.context = someContext();
+  choice.key =
+      makeGraphChoiceKey(modelHash, choice.option, choice.context.serialize());
+  choice.modelMs = {{"auto", 22.5}, {"always", 20.25}};
+  return choice;
+}
+
+} // namespace
+
+TEST_CASE("graph choices read back and are refused when edited", "[tuning]") {
+  TuningDb db;
+  db.insert(someEntry(std::string(64, 'a')));
+  std::string entriesOnly = db.serialize();
+  // A database without graph choices is written as before they existed.
+  CHECK(entriesOnly.find("graph_choices") == std::string::npos);
+  db.insertGraphChoice(someGraphChoice(std::string(64, 'd')));
+  db.insertGraphChoice(someGraphChoice(std::string(64, 'c')));
+  std::string text = db.serialize();
+
+  TuningDb read;
+  std::string error;
+  REQUIRE(read.parse(text, error));
+  CHECK(read.serialize() == text);
+  REQUIRE(read.getGraphChoices().size() == 2);
+  GraphChoice expected = someGraphChoice(std::string(64, 'c'));
+  const GraphChoice *choice = read.lookupGraphChoice(expected.key);
+  REQUIRE(choice);
+  CHECK(choice->value == "always");
+  CHECK(choice->model == "resnet18.onnx");
+  CHECK(choice->context == expected.context);
+  CHECK(choice->modelMs == expected.modelMs);
+  CHECK(read.lookupGraphChoice(std::string(64, '0')) == nullptr);
+  // The key of a kernel entry is no graph choice's, and the reverse.
+  CHECK(read.lookup(expected.key) == nullptr);
+
+  // Every part of the key changes it.
+  TuningContext other = someContext();
+  other.cpu = "znver4";
+  CHECK(makeGraphChoiceKey(expected.modelHash, "winograd", other.serialize()) !=
+        expected.key);
+  CHECK(makeGraphChoiceKey(std::string(64, 'e'), "winograd",
+                           expected.context.serialize()) != expected.key);
+  CHECK(makeGraphChoiceKey(expected.modelHash, "conv_layout",
+                           expected.context.serialize()) != expected.key);
+
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string copy = text;
+    size_t at = copy.rfind(from);
+    REQUIRE(at != std::string::npos);
+    return copy.replace(at, from.size(), to);
+  };
+  CHECK_FALSE(read.parse(edited("\"sapphirerapids\"", "\"znver4\""), error));
+  CHECK(error == "graph choice 1: the key is not the hash of its "
+                 "model_hash, option and context");
+  CHECK_FALSE(
+      read.parse(edited("\"value\": \"always\"", "\"value\": \"2x2\""), error));
+  CHECK(error == "graph choice 1: winograd value '2x2' is not auto or always");
+  CHECK_FALSE(read.parse(
+      edited("\"option\": \"winograd\"", "\"option\": \"layout\""), error));
+  CHECK(error == "graph choice 1: unknown option 'layout' (winograd)");
+}
+
+TEST_CASE("a model's graph hash sees ops and shapes, not weight values",
+          "[tuning]") {
+  DialectRegistry registry;
+  registry.insert<TgcDialect, func::FuncDialect>();
+  MLIRContext context(registry);
+  auto hashOfModel = [&](const std::string &text) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    REQUIRE(module);
+    return hashModelGraph(*module);
+  };
+  std::string ones = rowSum("k", 4, /*constInput=*/true);
+  std::string twos = ones;
+  twos.replace(twos.find("dense<1.0>"), 10, "dense<2.0>");
+  std::string wider = rowSum("k", 8, /*constInput=*/true);
+  // A splat is short enough to print: its value is part of the text.
+  CHECK(hashOfModel(ones) != hashOfModel(twos));
+  CHECK(hashOfModel(ones) == hashOfModel(ones));
+  CHECK(hashOfModel(ones) != hashOfModel(wider));
+  // A large constant is elided: two models that differ only in its values
+  // hash alike.
+  auto withWeights = [](int first) {
+    std::string values;
+    for (int i = 0; i < 64; ++i)
+      values += (i ? ", " : "") + std::to_string(i == 0 ? first : i) + ".0";
+    return "func.func @f() -> tensor<64xf32> {\n"
+           "  %c = tgc.const dense<[" +
+           values +
+           "]> : tensor<64xf32>\n"
+           "  return %c : tensor<64xf32>\n}\n";
+  };
+  CHECK(hashOfModel(withWeights(7)) == hashOfModel(withWeights(9)));
+}
