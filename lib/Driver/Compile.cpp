@@ -151,6 +151,28 @@ bool isValidPrefix(StringRef name) {
   return all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
 }
 
+/// This compile's tuning context and the database --tuning-db names (empty
+/// without one, or when the file is missing and --beam will create it).
+struct LoadedTuning {
+  TuningContext context;
+  TuningDb db;
+};
+
+FailureOr<LoadedTuning> loadTuning(Location loc, const CompileOptions &options,
+                                   const PipelineOptions &pipeline) {
+  FailureOr<TuningContext> context =
+      getTuningContext(loc, options.cpu, pipeline.threadTasks);
+  if (failed(context))
+    return failure();
+  LoadedTuning loaded{std::move(*context), TuningDb()};
+  std::string error;
+  if (!options.kernels.tuningDb.empty() &&
+      !loaded.db.load(options.kernels.tuningDb, error,
+                      /*missingIsEmpty=*/options.beam > 0))
+    return emitError(loc) << error;
+  return loaded;
+}
+
 /// --winograd auto with --tuning-db: the value `tgc tune` timed faster for
 /// this model on this host (TuneGraph.h), where the database has one.
 LogicalResult applyGraphChoices(ModuleOp imported,
@@ -158,18 +180,12 @@ LogicalResult applyGraphChoices(ModuleOp imported,
                                 PipelineOptions &pipeline) {
   if (options.kernels.tuningDb.empty() || options.kernels.winograd != "auto")
     return success();
-  Location loc = imported.getLoc();
-  FailureOr<TuningContext> context =
-      getTuningContext(loc, options.cpu, pipeline.threadTasks);
-  if (failed(context))
+  FailureOr<LoadedTuning> tuning =
+      loadTuning(imported.getLoc(), options, pipeline);
+  if (failed(tuning))
     return failure();
-  TuningDb db;
-  std::string error;
-  if (!db.load(options.kernels.tuningDb, error,
-               /*missingIsEmpty=*/options.beam > 0))
-    return emitError(loc) << error;
   if (std::optional<std::string> winograd =
-          lookupWinogradChoice(imported, db, *context)) {
+          lookupWinogradChoice(imported, tuning->db, tuning->context)) {
     pipeline.winograd = *winograd;
     if (options.verbose)
       errs() << "tgc: tuning db: --winograd " << *winograd << "\n";
@@ -183,16 +199,12 @@ LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
                             PipelineOptions &pipeline,
                             std::optional<ScratchDir> &scratch) {
   Location loc = module.getLoc();
-  FailureOr<TuningContext> context =
-      getTuningContext(loc, options.cpu, pipeline.threadTasks);
-  if (failed(context))
+  FailureOr<LoadedTuning> tuning = loadTuning(loc, options, pipeline);
+  if (failed(tuning))
     return failure();
-  TuningDb db;
+  TuningDb &db = tuning->db;
+  const TuningContext &context = tuning->context;
   std::string error;
-  if (!options.kernels.tuningDb.empty() &&
-      !db.load(options.kernels.tuningDb, error,
-               /*missingIsEmpty=*/options.beam > 0))
-    return emitError(loc) << error;
   std::string path = options.kernels.tuningDb;
   if (options.beam > 0) {
     TuneOptions tune;
@@ -200,7 +212,7 @@ LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
     tune.cpu = options.cpu;
     tune.verbose = options.verbose;
     tune.dbPath = options.kernels.tuningDb;
-    LogicalResult tuned = tuneLoweredModule(module, db, *context, tune);
+    LogicalResult tuned = tuneLoweredModule(module, db, context, tune);
     if (path.empty()) {
       Expected<ScratchDir> dir = ScratchDir::create("tgc-tuning");
       if (!dir)
@@ -214,13 +226,13 @@ LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
       return failure();
   }
   if (options.verbose) {
-    auto [found, kernels] = countTunedKernels(module, db, *context);
+    auto [found, kernels] = countTunedKernels(module, db, context);
     errs() << formatv("tgc: tuning db: {0} of {1} distinct kernels have "
                       "entries\n",
                       found, kernels);
   }
   pipeline.tuningDb = path;
-  pipeline.tuningContext = context->serialize();
+  pipeline.tuningContext = context.serialize();
   return success();
 }
 

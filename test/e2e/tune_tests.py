@@ -182,25 +182,32 @@ def kernels_with_entries(stderr):
     return int(match.group(1)), int(match.group(2))
 
 
+def conv_model(env, name, channels, size, seed):
+    """NAME.onnx: a 3x3 convolution of CHANNELS into as many, padded to keep
+    its SIZE x SIZE image, with a constant random weight."""
+    rng = np.random.default_rng(seed)
+    w = (rng.standard_normal((channels, channels, 3, 3)) / 10).astype(
+        np.float32)
+    shape = [1, channels, size, size]
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                          pads=[1, 1, 1, 1])],
+        name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)],
+        [numpy_helper.from_array(w, "w")])
+    model = env.path(name + ".onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 17)]), model)
+    return model
+
+
 def options(env):
     """--winograd (and --image-loop) reach the search: a database tuned
     with --winograd never is complete for a compile with --winograd never,
     while the default compile's Winograd kernels find no entries (only the
     padded input's copy, which both have, does)."""
-    rng = np.random.default_rng(3)
-    w = (rng.standard_normal((16, 16, 3, 3)) / 10).astype(np.float32)
-    graph = helper.make_graph(
-        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
-                          pads=[1, 1, 1, 1])],
-        "conv16",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
-                                       [1, 16, 12, 12])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
-                                       [1, 16, 12, 12])],
-        [numpy_helper.from_array(w, "w")])
-    model = env.path("conv16.onnx")
-    onnx.save(helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", 17)]), model)
+    model = conv_model(env, "conv16", 16, 12, seed=3)
     db = env.path("direct.json")
     env.tgc_cmd("tune", model, "-o", db, "--winograd", "never",
                 "--image-loop", "never", *TINY)
@@ -225,20 +232,7 @@ def graph_choice(env):
     --winograd says otherwise) and a second tune reads instead of timing.
     Which one wins is the machine's business: only the agreement between
     the recorded times, the value and the kernels compiled is checked."""
-    rng = np.random.default_rng(5)
-    w = (rng.standard_normal((8, 8, 3, 3)) / 10).astype(np.float32)
-    graph = helper.make_graph(
-        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
-                          pads=[1, 1, 1, 1])],
-        "conv8",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
-                                       [1, 8, 16, 16])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
-                                       [1, 8, 16, 16])],
-        [numpy_helper.from_array(w, "w")])
-    model = env.path("conv8.onnx")
-    onnx.save(helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", 17)]), model)
+    model = conv_model(env, "conv8", 8, 16, seed=5)
     db = env.path("conv8.json")
     _, _, stderr = env.tgc_cmd("tune", model, "-o", db, *TINY)
     check(re.search(r"the model takes [0-9.]+ ms with --winograd auto, "
