@@ -124,9 +124,11 @@ struct GraphChoice {
   std::map<std::string, double> modelMs;
 };
 
-/// SHA-256, in hex, of a model's graph as imported (printed without
-/// locations, constants of more than 16 elements elided): models that
-/// differ only in the values of their weights hash alike.
+/// SHA-256, in hex, of a model's graph as imported: its ops printed
+/// without locations, constants of more than 16 elements elided, and
+/// without the module's attributes (which name its file). Models that
+/// differ only in the values of their weights or where their file is hash
+/// alike.
 std::string hashModelGraph(mlir::ModuleOp module);
 
 /// The database key of graph choice `option` for a model of hash

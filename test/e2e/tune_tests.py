@@ -14,6 +14,7 @@ import filecmp
 import json
 import os
 import re
+import shutil
 
 import numpy as np
 import onnx
@@ -265,6 +266,14 @@ def graph_choice(env):
     winograd = any(name.startswith("r_16_") for name in names)
     check(winograd == (choice["value"] == "always"),
           "kernels %s for --winograd %s" % (names, choice["value"]))
+    # The choice is the model's, wherever its file is.
+    os.makedirs(env.path("moved"))
+    moved = os.path.join(env.path("moved"), "renamed.onnx")
+    shutil.copy(model, moved)
+    _, _, stderr = env.tgc_cmd("compile", moved, "-o", env.path("moved_out"),
+                               "--tuning-db", db, "-v")
+    check("tuning db: --winograd %s" % choice["value"] in stderr,
+          "the moved model lost its choice:\n" + stderr)
     # An explicit --winograd wins over the database.
     _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("direct"),
                                "--tuning-db", db, "--winograd", "never", "-v")
