@@ -175,35 +175,26 @@ FailureOr<LoadedTuning> loadTuning(Location loc, const CompileOptions &options,
 
 /// --winograd auto with --tuning-db: the value `tgc tune` timed faster for
 /// this model on this host (TuneGraph.h), where the database has one.
-LogicalResult applyGraphChoices(ModuleOp imported,
-                                const CompileOptions &options,
-                                PipelineOptions &pipeline) {
+void applyGraphChoices(ModuleOp imported, const CompileOptions &options,
+                       const LoadedTuning &tuning, PipelineOptions &pipeline) {
   if (options.kernels.tuningDb.empty() || options.kernels.winograd != "auto")
-    return success();
-  FailureOr<LoadedTuning> tuning =
-      loadTuning(imported.getLoc(), options, pipeline);
-  if (failed(tuning))
-    return failure();
+    return;
   if (std::optional<std::string> winograd =
-          lookupWinogradChoice(imported, tuning->db, tuning->context)) {
+          lookupWinogradChoice(imported, tuning.db, tuning.context)) {
     pipeline.winograd = *winograd;
     if (options.verbose)
       errs() << "tgc: tuning db: --winograd " << *winograd << "\n";
   }
-  return success();
 }
 
-/// Loads the tuning database, searches the kernels it lacks when asked
-/// to (--beam), and points the optimize stage at it.
+/// Searches the kernels the tuning database lacks when asked to (--beam),
+/// and points the optimize stage at the database.
 LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
-                            PipelineOptions &pipeline,
+                            LoadedTuning &tuning, PipelineOptions &pipeline,
                             std::optional<ScratchDir> &scratch) {
   Location loc = module.getLoc();
-  FailureOr<LoadedTuning> tuning = loadTuning(loc, options, pipeline);
-  if (failed(tuning))
-    return failure();
-  TuningDb &db = tuning->db;
-  const TuningContext &context = tuning->context;
+  TuningDb &db = tuning.db;
+  const TuningContext &context = tuning.context;
   std::string error;
   std::string path = options.kernels.tuningDb;
   if (options.beam > 0) {
@@ -312,14 +303,23 @@ LogicalResult compileIntoFolder(MLIRContext &context, StringRef modelPath,
   bool tuning = (!options.kernels.tuningDb.empty() || options.beam > 0) &&
                 options.target == "c" && options.optimize;
   std::optional<ScratchDir> tuningScratch;
-  if (tuning && reachedIndex < stageIndex("decompose") &&
-      failed(applyGraphChoices(*module, options, pipelineOptions)))
-    return failure();
+  // Loaded once (the context runs the C compiler for its version) for the
+  // graph choices before decompose and the kernel entries at optimize.
+  std::optional<LoadedTuning> loaded;
+  if (tuning && reachedIndex < stageIndex("optimize")) {
+    FailureOr<LoadedTuning> read = loadTuning(loc, options, pipelineOptions);
+    if (failed(read))
+      return failure();
+    loaded.emplace(std::move(*read));
+    if (reachedIndex < stageIndex("decompose"))
+      applyGraphChoices(*module, options, *loaded, pipelineOptions);
+  }
   for (const Stage &stage : getStages()) {
     if (stageIndex(stage.name) <= reachedIndex)
       continue;
-    if (stage.name == "optimize" && tuning &&
-        failed(prepareTuning(*module, options, pipelineOptions, tuningScratch)))
+    if (stage.name == "optimize" && loaded &&
+        failed(prepareTuning(*module, options, *loaded, pipelineOptions,
+                             tuningScratch)))
       return failure();
     PassManager pm(&context, ModuleOp::getOperationName());
     stage.addPasses(pm, pipelineOptions);

@@ -10,6 +10,7 @@
 
 #include "Codegen/Pipeline.h"
 #include "Driver/KernelTimes.h"
+#include "Driver/TuneConfirm.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -33,10 +34,6 @@ constexpr int kRounds = 3;
 /// Each build's runs in a round: about this long, within the bounds.
 constexpr double kRoundSeconds = 0.3;
 constexpr unsigned kMinRuns = 5, kMaxRuns = 2000;
-
-/// How much faster "always" must be: more than two builds of the same
-/// graph differ by (as the check of kernel choices inside the model).
-constexpr double kMargin = 0.02;
 
 /// The hash of `imported` decomposed with --winograd `winograd`.
 FailureOr<std::string> decomposedHash(ModuleOp imported, StringRef winograd,
@@ -165,7 +162,9 @@ tuneWinogradChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
   double autoMs = (*times)[0], alwaysMs = (*times)[1];
   choice.modelMs["auto"] = round(autoMs);
   choice.modelMs["always"] = round(alwaysMs);
-  if (alwaysMs < autoMs * (1 - kMargin))
+  // "always" must win by the margin a search's kernel choice must win by
+  // inside the model: more than two builds of the same graph differ.
+  if (keepsSearchChoice(ModelTimes{autoMs, alwaysMs}))
     choice.value = "always";
   errs() << formatv("tgc: tune: the model takes {0:f3} ms with --winograd "
                     "auto, {1:f3} ms with always: {2}\n",
