@@ -528,7 +528,10 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   (two vectors by 7 pixels of a 7x7 stage), 8 with AVX2, where two
   vectors would leave a row of 7 one pixel, so it takes one vector by 7,
   and a row of 14 two pixels, so it takes four vectors by 2. A transpose
-  reads whole cache lines: its loads' axis is upcast by a line.
+  reads whole cache lines: its loads' axis is upcast by a line. Output
+  channels that make no whole vector of 16 (24) take three vectors of 8
+  rather than the input channels summed in lanes (MobileNetV2's 56x56
+  projections, 2.2x faster).
 - Shapes that matter: output dims that every address walks as one merge at
   lowering (a 56x56 image is one axis of 3136: 1x1 convolutions get
   16-lane vectors and 2-vector tiles); a convolution of few input channels

@@ -315,6 +315,63 @@ def channels_last(env):
     env.check_no_scratch_left()
 
 
+def narrow_pointwise(env):
+    """A channels-last 1x1 convolution to 24 channels from 32 between a
+    depthwise one and another 1x1 one, with a residual Add, as in
+    MobileNetV2's blocks, gives what numpy does. For AVX-512 its
+    24 outputs are three vectors of 8 lanes, the weight packed along them,
+    by a tile of pixels, and its input channels are not summed in lanes
+    (16 lanes fit them, not the outputs): no UNROLL."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((1, 32, 14, 14)).astype(np.float32)
+    r = rng.standard_normal((1, 24, 14, 14)).astype(np.float32)
+    inits = [numpy_helper.from_array(
+                 (rng.standard_normal((32, 1, 3, 3)) / 2).astype(np.float32),
+                 "wd"),
+             numpy_helper.from_array(
+                 rng.standard_normal(32).astype(np.float32), "bd"),
+             numpy_helper.from_array(
+                 (rng.standard_normal((24, 32, 1, 1)) / 4).astype(np.float32),
+                 "wp"),
+             numpy_helper.from_array(
+                 rng.standard_normal(24).astype(np.float32), "bp"),
+             numpy_helper.from_array(r, "r"),
+             numpy_helper.from_array(
+                 (rng.standard_normal((16, 24, 1, 1)) / 4).astype(np.float32),
+                 "we"),
+             numpy_helper.from_array(
+                 rng.standard_normal(16).astype(np.float32), "be")]
+    w = {i.name: numpy_helper.to_array(i) for i in inits}
+    nodes = [
+        helper.make_node("Conv", ["x", "wd", "bd"], ["d"], name="depthwise",
+                         group=32, pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["d", "wp", "bp"], ["p"], name="project"),
+        helper.make_node("Add", ["p", "r"], ["s"], name="residual"),
+        helper.make_node("Conv", ["s", "we", "be"], ["e"], name="expand")]
+    d = conv_ref(x, w["wd"], w["bd"], pad=1, groups=32)
+    s = conv_ref(d.astype(np.float32), w["wp"], w["bp"]) + r
+    e = conv_ref(s.astype(np.float32), w["we"], w["be"])
+    case = write_case(env, "narrow_pointwise", nodes, inits, x, [("e", e)])
+    _, stdout, _ = env.tgc_cmd("verify", case, "--conv-layout", "nhwc",
+                               "--rtol", "1e-4", "--atol", "1e-4")
+    check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
+          "unexpected verify output:\n%s" % stdout)
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("package"), "--cpu", "skylake-avx512",
+                "--conv-layout", "nhwc")
+    with open(env.path("package", "net.json")) as f:
+        opts = {k["name"]: " ".join(k.get("opts", []))
+                for k in json.load(f)["kernels"]}
+    projection = [o for name, o in opts.items()
+                  if name.startswith("r_1_14_14_24_32")]
+    check(len(projection) == 1 and
+          re.match(r"PACK\(\d,8,\d\) UPCAST\((\d),8\) UPCAST\(\1,3\) "
+                   r"UPCAST\(\d,7\)", projection[0]) and
+          "UNROLL" not in projection[0],
+          "the projection's opts: %s" % opts)
+    env.check_no_scratch_left()
+
+
 def winograd(env):
     """3x3 convolutions through Winograd F(2x2, 3x3) and F(4x4, 3x3): two
     of 32 channels on 13x13 images (7x7 tiles of 2x2 or 4x4 of 4x4, the
@@ -407,5 +464,6 @@ main({
     "shapes": shapes,
     "strided": strided,
     "channels_last": channels_last,
+    "narrow_pointwise": narrow_pointwise,
     "winograd": winograd,
 })
