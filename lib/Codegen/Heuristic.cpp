@@ -367,6 +367,26 @@ RangeOp narrowOutputAxis(KernelShape &shape, int64_t lanes) {
   return {};
 }
 
+/// Bytes of a kernel's largest input that is not a constant weight.
+int64_t largestActivationBytes(KernelOp kernel) {
+  int64_t largest = 0;
+  for (Value input : kernel.getInputs())
+    if (auto type = dyn_cast<ShapedType>(input.getType());
+        type && type.hasStaticShape() && !input.getDefiningOp<ConstOp>())
+      largest = std::max<int64_t>(
+          largest,
+          type.getNumElements() * getElementBytes(getElementTypeOrSelf(type)));
+  return largest;
+}
+
+/// A kernel whose every load moves with the vector (a channels-last
+/// depthwise convolution: its tile shares only the weights) takes 2 copies
+/// at most when it reads more than this: MobileNetV2's depthwise
+/// convolutions over inputs of 600 KB to 4.8 MB ran 1.1-1.5x faster with 1
+/// or 2 pixels than with 7 to 14 (BEAM's choices, and inside the model),
+/// those over 450 KB or less no faster.
+constexpr int64_t kStreamedTileBytes = 512 * 1024;
+
 /// The largest divisor of `bound` up to `most` (1 if none is 2 or more).
 int64_t largestDivisor(int64_t bound, int64_t most) {
   for (int64_t amount = std::min(most, bound); amount > 1; --amount)
@@ -851,7 +871,7 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
     // rather than a reduce axis (narrowOutputAxis). Its accumulators are
     // allowed two thirds of the registers: 3 vectors by 7 pixels ran 1.4x
     // faster than by 4, and by 8 slower than by 7.
-    bool narrow = false;
+    bool narrow = false, everyLoadMoves = false;
     int64_t tileAccumulators = accumulators;
     if (vector && vector.getAxis() == AxisType::reduce && lanes == maxLanes)
       if (RangeOp output = narrowOutputAxis(shape, lanes / 2)) {
@@ -902,6 +922,7 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         return !access.isStore && access.inReduce &&
                !shape.moves(access, vector);
       });
+      everyLoadMoves = !isReduce && !broadcasts;
       int64_t rowVectors = 1;
       if (!isReduce && !padded && tile && lanes == maxLanes) {
         int64_t tileBound = tile.getBound();
@@ -956,11 +977,16 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
                 largestDivisor(inner.getBound(), 4)))
         vectorCopies = 4;
     }
-    if (tile)
+    if (tile) {
+      int64_t copies =
+          everyLoadMoves && largestActivationBytes(kernel) > kStreamedTileBytes
+              ? largestDivisor(tile.getBound(), 2)
+              : tileCopies(vectorCopies, tile.getBound(), tileAccumulators);
       apply(kernel,
             tile.getAxis() == AxisType::reduce ? OptKind::Unroll
                                                : OptKind::Upcast,
-            tile, tileCopies(vectorCopies, tile.getBound(), tileAccumulators));
+            tile, copies);
+    }
     if (reduceLanesId)
       apply(kernel, OptKind::Unroll, findRange(kernel, *reduceLanesId), lanes);
   }
