@@ -152,6 +152,18 @@ def write_case(env, name, nodes, inits, x, outputs):
     return case
 
 
+def avx512_opts(env, case, layout):
+    """Compiles CASE's model for an AVX-512 CPU into env's "package" folder
+    with the given --conv-layout; returns each kernel's actions, by name,
+    as one string."""
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("package"), "--cpu", "skylake-avx512",
+                "--conv-layout", layout)
+    with open(env.path("package", "net.json")) as f:
+        return {k["name"]: " ".join(k.get("opts", []))
+                for k in json.load(f)["kernels"]}
+
+
 def strided(env):
     """Depthwise convolutions and a pool of stride 2 along rows of 56, 28,
     14 and 7 outputs, as in MobileNetV2, compute what numpy does, channels
@@ -191,12 +203,7 @@ def strided(env):
     # The rows are vectors (the shorter ones padded to one), each made of
     # the even lanes of two vector loads; the second load of a 14-wide row
     # reads the 11 elements it needs of 16.
-    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
-                env.path("package"), "--cpu", "skylake-avx512",
-                "--conv-layout", "nchw")
-    with open(env.path("package", "net.json")) as f:
-        opts = {k["name"]: " ".join(k.get("opts", []))
-                for k in json.load(f)["kernels"]}
+    opts = avx512_opts(env, case, "nchw")
     for kernel, vector in [
             ("r_1_8_56_56_1_3_3", "PADTO(2,16) UPCAST(2,16) UPCAST(2,4)"),
             ("r_1_8_28_28_1_3_3", "PADTO(2,16) UPCAST(2,16) UPCAST(2,2)"),
@@ -356,12 +363,7 @@ def narrow_pointwise(env):
                                "--rtol", "1e-4", "--atol", "1e-4")
     check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
           "unexpected verify output:\n%s" % stdout)
-    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
-                env.path("package"), "--cpu", "skylake-avx512",
-                "--conv-layout", "nhwc")
-    with open(env.path("package", "net.json")) as f:
-        opts = {k["name"]: " ".join(k.get("opts", []))
-                for k in json.load(f)["kernels"]}
+    opts = avx512_opts(env, case, "nhwc")
     projection = [o for name, o in opts.items()
                   if name.startswith("r_1_14_14_24_32")]
     check(len(projection) == 1 and
