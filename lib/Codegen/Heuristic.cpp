@@ -371,11 +371,9 @@ RangeOp narrowOutputAxis(KernelShape &shape, int64_t lanes) {
 int64_t largestActivationBytes(KernelOp kernel) {
   int64_t largest = 0;
   for (Value input : kernel.getInputs())
-    if (auto type = dyn_cast<ShapedType>(input.getType());
+    if (auto type = dyn_cast<RankedTensorType>(input.getType());
         type && type.hasStaticShape() && !input.getDefiningOp<ConstOp>())
-      largest = std::max<int64_t>(
-          largest,
-          type.getNumElements() * getElementBytes(getElementTypeOrSelf(type)));
+      largest = std::max(largest, getTensorBytes(type));
   return largest;
 }
 
@@ -501,11 +499,9 @@ std::optional<InputLoad> inputLoad(KernelOp kernel, LoadOp load) {
   auto arg = index ? dyn_cast<BlockArgument>(index.getBuf()) : nullptr;
   if (!arg || arg.getArgNumber() >= kernel.getInputs().size())
     return std::nullopt;
-  auto type =
-      cast<ShapedType>(kernel.getInputs()[arg.getArgNumber()].getType());
-  return InputLoad{arg.getArgNumber(), index,
-                   type.getNumElements() *
-                       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8)};
+  return InputLoad{
+      arg.getArgNumber(), index,
+      getTensorBytes(kernel.getInputs()[arg.getArgNumber()].getType())};
 }
 
 /// Bytes of constant weights whose loads move along `range`: what a task

@@ -54,6 +54,18 @@ Json contextToJson(const TuningContext &context) {
   return json;
 }
 
+/// Reads `json`'s string field `name` into `to`; false with the problem
+/// passed to `fail` if it is missing or not a string.
+template <typename Fail>
+bool readString(const Json &json, const char *name, std::string &to,
+                Fail fail) {
+  auto it = json.find(name);
+  if (it == json.end() || !it->is_string())
+    return fail(std::string("'") + name + "' is missing or not a string");
+  to = it->get<std::string>();
+  return true;
+}
+
 /// Reads `json`'s "context" object into `context`; false with the problem
 /// passed to `fail` if it or a field is missing.
 template <typename Fail>
@@ -103,11 +115,7 @@ bool fromJson(const Json &json, size_t index, TuningEntry &entry,
   if (!json.is_object())
     return fail("is not an object");
   auto getString = [&](const char *name, std::string &to) {
-    auto it = json.find(name);
-    if (it == json.end() || !it->is_string())
-      return fail(std::string("'") + name + "' is missing or not a string");
-    to = it->get<std::string>();
-    return true;
+    return readString(json, name, to, fail);
   };
   auto getStrings = [&](const char *name, std::vector<std::string> &to) {
     auto it = json.find(name);
@@ -177,12 +185,9 @@ bool fromJson(const Json &json, size_t index, GraphChoice &choice,
                           {"model", &choice.model},
                           {"model_hash", &choice.modelHash},
                           {"option", &choice.option},
-                          {"value", &choice.value}}) {
-    auto it = json.find(name);
-    if (it == json.end() || !it->is_string())
-      return fail(std::string("'") + name + "' is missing or not a string");
-    *to = it->get<std::string>();
-  }
+                          {"value", &choice.value}})
+    if (!readString(json, name, *to, fail))
+      return false;
   if (choice.option != "winograd")
     return fail("unknown option '" + choice.option + "' (winograd)");
   if (choice.value != "auto" && choice.value != "always")

@@ -6,7 +6,6 @@
 
 #include "Driver/TuneConfirm.h"
 
-#include "Driver/Bench.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -18,9 +17,6 @@ using namespace llvm;
 namespace mlir::tgc {
 namespace {
 
-/// Rounds of the two builds in turns; a kernel's time is the lowest of its
-/// rounds' medians, so one round disturbed by another job does not decide.
-constexpr int kRounds = 3;
 /// Runs of a build per round.
 constexpr unsigned kRunsPerRound = 20;
 /// How much faster inside the model a search's choice must be to stay.
@@ -63,6 +59,32 @@ sumModelTimesByKey(const StringMap<std::string> &keyOfKernel, StringRef prefix,
   return times;
 }
 
+bool canTimeModel(const TuneOptions &options, StringRef consequence) {
+  if (!options.cpu.empty() && options.cpu != "native") {
+    errs() << "tgc: tune: tuned for --cpu " << options.cpu
+           << ", not this CPU: " << consequence << "\n";
+    return false;
+  }
+  if (!options.inputShapes.empty() && options.inputs.empty()) {
+    errs() << "tgc: tune: no --input files for the model's dynamic inputs: "
+           << consequence << "\n";
+    return false;
+  }
+  return true;
+}
+
+BenchOptions modelBenchOptions(const TuneOptions &options) {
+  BenchOptions bench;
+  bench.inputs = options.inputs;
+  bench.threads = options.threads;
+  bench.kernels.imageLoop = options.imageLoop;
+  bench.kernels.winograd = options.winograd;
+  bench.kernels.convLayout = options.convLayout;
+  return bench;
+}
+
+double roundMs(double ms) { return std::round(ms * 1e6) / 1e6; }
+
 bool keepsSearchChoice(const ModelTimes &times) {
   return times.tunedMs > 0 && times.tunedMs < times.heuristicMs * (1 - kMargin);
 }
@@ -82,24 +104,11 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
   SmallVector<TuningEntry *> entries = unconfirmedEntries(db, keyOfKernel);
   if (entries.empty())
     return success();
-  if (!options.cpu.empty() && options.cpu != "native") {
-    errs() << "tgc: tune: tuned for --cpu " << options.cpu
-           << ", not this CPU: the choices are not checked inside the model\n";
+  if (!canTimeModel(options, "the choices are not checked inside the model"))
     return success();
-  }
-  if (!options.inputShapes.empty() && options.inputs.empty()) {
-    errs() << "tgc: tune: no --input files for the model's dynamic inputs: "
-              "the choices are not checked inside the model\n";
-    return success();
-  }
 
-  BenchOptions bench;
-  bench.inputs = options.inputs;
-  bench.threads = options.threads;
+  BenchOptions bench = modelBenchOptions(options);
   bench.profile = true;
-  bench.kernels.imageLoop = options.imageLoop;
-  bench.kernels.winograd = options.winograd;
-  bench.kernels.convLayout = options.convLayout;
   FailureOr<BenchProgram> heuristic =
       buildBenchProgram(context, modelPath, bench, printer);
   bench.kernels.tuningDb = options.dbPath;
@@ -110,7 +119,7 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
 
   // Each kernel's lowest round median, build by build.
   std::vector<KernelRate> best[2];
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < kModelTimingRounds; ++round) {
     for (int build = 0; build < 2; ++build) {
       FailureOr<BenchSamples> samples = runBenchProgram(
           build ? *tuned : *heuristic, kRunsPerRound, options.threads);
@@ -134,10 +143,8 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
     auto it = times.find(entry->key);
     if (it == times.end())
       continue;
-    // Rounded so that a database reads the same after a round trip.
-    auto round = [](double ms) { return std::round(ms * 1e6) / 1e6; };
-    entry->modelHeuristicMs = round(it->second.heuristicMs);
-    entry->modelTunedMs = round(it->second.tunedMs);
+    entry->modelHeuristicMs = roundMs(it->second.heuristicMs);
+    entry->modelTunedMs = roundMs(it->second.tunedMs);
     before += it->second.heuristicMs;
     if (keepsSearchChoice(it->second)) {
       ++kept;

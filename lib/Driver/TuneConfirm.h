@@ -16,6 +16,7 @@
 #ifndef TGC_DRIVER_TUNECONFIRM_H
 #define TGC_DRIVER_TUNECONFIRM_H
 
+#include "Driver/Bench.h"
 #include "Driver/KernelTimes.h"
 #include "Driver/Tune.h"
 #include "llvm/ADT/StringMap.h"
@@ -42,6 +43,24 @@ sumModelTimesByKey(const llvm::StringMap<std::string> &keyOfKernel,
 /// Whether the search's choice stays: faster inside the model by more than
 /// the noise between two builds of the same kernels (2%).
 bool keepsSearchChoice(const ModelTimes &times);
+
+/// Rounds of a model's builds run in turns; a build's time is the lowest of
+/// its rounds' medians, so one round disturbed by another job does not
+/// decide.
+constexpr int kModelTimingRounds = 3;
+
+/// Whether the model can be built and timed on this host as `options` tune
+/// it: not for another CPU than this one, nor for inputs of dynamic shape
+/// without --input files. Otherwise prints why, then `consequence`.
+bool canTimeModel(const TuneOptions &options, llvm::StringRef consequence);
+
+/// What builds the model as `options` tune it: its --input files, threads,
+/// --image-loop, --winograd and --conv-layout.
+BenchOptions modelBenchOptions(const TuneOptions &options);
+
+/// `ms` rounded to the nanosecond, so that a database reads the same after
+/// a round trip.
+double roundMs(double ms);
 
 /// Builds the model at `modelPath` (lowered into `module`) with and without
 /// the database's entries, times both inside the model in turns, and gives

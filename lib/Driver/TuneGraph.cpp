@@ -18,7 +18,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 using namespace llvm;
@@ -27,9 +26,6 @@ namespace mlir::tgc {
 namespace {
 
 constexpr const char *kWinograd = "winograd";
-
-/// Rounds of timing, each running both builds in turn.
-constexpr int kRounds = 3;
 
 /// Each build's runs in a round: about this long, within the bounds.
 constexpr double kRoundSeconds = 0.3;
@@ -66,7 +62,7 @@ timeInTurns(ArrayRef<const BenchProgram *> programs, unsigned threads) {
       kMinRuns, kMaxRuns);
   SmallVector<double> best(programs.size(),
                            std::numeric_limits<double>::infinity());
-  for (int round = 0; round < kRounds; ++round)
+  for (int round = 0; round < kModelTimingRounds; ++round)
     for (auto [index, program] : llvm::enumerate(programs)) {
       FailureOr<BenchSamples> samples =
           runBenchProgram(*program, runs, threads);
@@ -129,22 +125,10 @@ tuneWinogradChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
     db.insertGraphChoice(std::move(choice));
     return std::string("auto");
   }
-  if (!options.cpu.empty() && options.cpu != "native") {
-    errs() << "tgc: tune: tuned for --cpu " << options.cpu
-           << ", not this CPU: --winograd stays auto\n";
+  if (!canTimeModel(options, "--winograd stays auto"))
     return std::string("auto");
-  }
-  if (!options.inputShapes.empty() && options.inputs.empty()) {
-    errs() << "tgc: tune: no --input files for the model's dynamic inputs: "
-              "--winograd stays auto\n";
-    return std::string("auto");
-  }
 
-  BenchOptions bench;
-  bench.inputs = options.inputs;
-  bench.threads = options.threads;
-  bench.kernels.imageLoop = options.imageLoop;
-  bench.kernels.convLayout = options.convLayout;
+  BenchOptions bench = modelBenchOptions(options);
   bench.kernels.winograd = "auto";
   FailureOr<BenchProgram> withAuto =
       buildBenchProgram(context, modelPath, bench, printer);
@@ -157,11 +141,9 @@ tuneWinogradChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
       timeInTurns({&*withAuto, &*withAlways}, options.threads);
   if (failed(times))
     return failure();
-  // Rounded so that a database reads the same after a round trip.
-  auto round = [](double ms) { return std::round(ms * 1e6) / 1e6; };
   double autoMs = (*times)[0], alwaysMs = (*times)[1];
-  choice.modelMs["auto"] = round(autoMs);
-  choice.modelMs["always"] = round(alwaysMs);
+  choice.modelMs["auto"] = roundMs(autoMs);
+  choice.modelMs["always"] = roundMs(alwaysMs);
   // "always" must win by the margin a search's kernel choice must win by
   // inside the model: more than two builds of the same graph differ.
   if (keepsSearchChoice(ModelTimes{autoMs, alwaysMs}))
