@@ -5,9 +5,11 @@
 // weights are computed here (the coordinate transformation, the nearest
 // rounding, the linear or cubic kernel, edge clamping, exclude_outside)
 // and become constants. Nearest is then a gather along the axis (a strided
-// or expanded view where the taps allow), linear and cubic a constant
-// [out, in] weight matrix applied along the axis. Axes are resized one at a
-// time, the last first, as the ONNX reference does.
+// or expanded view where the taps allow). Linear and cubic are a weighted
+// sum of 2 or 4 such views where each tap's indices allow (scales of 2,
+// 1/2, 3, ...), else a constant [out, in] weight matrix applied along the
+// axis. Axes are resized one at a time, the last first, as the ONNX
+// reference does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,11 +93,17 @@ SmallVector<double, 4> tapWeights(const ResizeOptions &opts, double ratio) {
 
 /// The interpolation of one axis: weights[o * in + i] is how much input i
 /// contributes to output o; `outside` marks outputs that take the
-/// extrapolation value.
+/// extrapolation value. The same as taps: output o reads inputs first[o]
+/// + t for t < tapCount, with weight tapWeights[o * tapCount + t], the
+/// indices before the edges are clamped (positions past an edge read the
+/// edge element).
 struct AxisPlan {
   SmallVector<double> weights;
   SmallVector<bool> outside;
   bool isIdentity = true;
+  int64_t tapCount = 0;
+  SmallVector<int64_t> first;
+  SmallVector<double> tapWeights;
 };
 
 AxisPlan planAxis(const ResizeOptions &opts, int64_t in, int64_t out,
@@ -103,6 +111,9 @@ AxisPlan planAxis(const ResizeOptions &opts, int64_t in, int64_t out,
   AxisPlan plan;
   plan.weights.assign(out * in, 0.0);
   plan.outside.assign(out, false);
+  plan.tapCount = tapWeights(opts, 0.5).size();
+  plan.first.assign(out, 0);
+  plan.tapWeights.assign(out * plan.tapCount, 0.0);
   for (int64_t x = 0; x < out; ++x) {
     std::optional<double> source =
         sourceCoordinate(opts, x, in, scale, roiStart, roiEnd);
@@ -130,15 +141,94 @@ AxisPlan planAxis(const ResizeOptions &opts, int64_t in, int64_t out,
       for (double &v : w)
         v = total != 0 ? v / total : 0;
     }
+    plan.first[x] = first;
     for (size_t t = 0; t < w.size(); ++t) {
       int64_t idx = std::clamp<int64_t>(first + t, 0, in - 1); // edge pad
       plan.weights[x * in + idx] += w[t];
+      plan.tapWeights[x * plan.tapCount + t] = w[t];
     }
   }
   for (int64_t x = 0; plan.isIdentity && x < out; ++x)
     for (int64_t i = 0; plan.isIdentity && i < in; ++i)
       plan.isIdentity = plan.weights[x * in + i] == (x == i ? 1.0 : 0.0);
   return plan;
+}
+
+/// `x` with its first element along `axis` repeated `low` times before it
+/// and its last `high` times after it.
+Value padEdges(TensorBuilder &tb, Value x, int64_t axis, int64_t low,
+               int64_t high) {
+  if (low == 0 && high == 0)
+    return x;
+  int64_t in = TensorBuilder::shapeOf(x)[axis];
+  SmallVector<Value> parts;
+  if (low)
+    parts.push_back(tb.take(x, axis, SmallVector<int64_t>(low, 0)));
+  parts.push_back(x);
+  if (high)
+    parts.push_back(tb.take(x, axis, SmallVector<int64_t>(high, in - 1)));
+  return tb.concat(parts, axis);
+}
+
+/// Linear or cubic along an axis as a sum of views, one per tap: y[o] =
+/// sum_t w_t[o] * x[first[o] + t], the input's edges repeated `low` and
+/// `high` times for the taps past them (`indices` count from the first
+/// repeat). Each output reads 2 (or 4) inputs, where the weight matrix
+/// reads the whole axis: a 2x bilinear upsampling of 64 channels of 64x64
+/// ran 16x faster, a 1/2 downsampling of 64x64 300x. A zero weight multiplies
+/// its tap as ONNX Runtime's kernel does, so an infinity there makes a
+/// NaN, as it does in the reference's dot product of the taps.
+struct TapPlan {
+  int64_t low = 0, high = 0;
+  SmallVector<SmallVector<int64_t>> indices;
+};
+
+/// The taps of `plan` if every tap's indices are a view (matchIndexRuns:
+/// not for align_corners or scales that are no ratio of small integers)
+/// and no output lies outside a tf_crop_and_resize roi.
+std::optional<TapPlan> planTaps(const AxisPlan &plan, int64_t in) {
+  if (plan.first.empty() || llvm::is_contained(plan.outside, true))
+    return std::nullopt;
+  TapPlan taps;
+  int64_t count = plan.tapCount;
+  int64_t lowest = *llvm::min_element(plan.first);
+  int64_t highest = *llvm::max_element(plan.first) + count - 1;
+  taps.low = std::max<int64_t>(0, -lowest);
+  taps.high = std::max<int64_t>(0, highest - (in - 1));
+  taps.indices.resize(count);
+  for (int64_t t = 0; t < count; ++t) {
+    for (int64_t first : plan.first)
+      taps.indices[t].push_back(first + t + taps.low);
+    if (!TensorBuilder::matchIndexRuns(taps.indices[t]))
+      return std::nullopt;
+  }
+  return taps;
+}
+
+/// Applies `taps` along `axis` of x, its edges repeated (padEdges).
+Value applyTaps(TensorBuilder &tb, Value x, int64_t axis, const AxisPlan &plan,
+                const TapPlan &taps) {
+  Type element = TensorBuilder::elementTypeOf(x);
+  int64_t out = plan.first.size(), count = plan.tapCount;
+  SmallVector<int64_t> weightView(TensorBuilder::rankOf(x), 1);
+  weightView[axis] = out;
+  Value sum;
+  for (int64_t t = 0; t < count; ++t) {
+    SmallVector<Attribute> weights;
+    bool allZero = true;
+    for (int64_t o = 0; o < out; ++o) {
+      double w = plan.tapWeights[o * count + t];
+      allZero &= w == 0;
+      weights.push_back(TensorBuilder::scalarAttr(element, w));
+    }
+    if (allZero)
+      continue;
+    Value weight = tb.constant(DenseElementsAttr::get(
+        RankedTensorType::get(weightView, element), weights));
+    Value term = tb.mul(tb.take(x, axis, taps.indices[t]), weight);
+    sum = sum ? tb.add(sum, term) : term;
+  }
+  return sum;
 }
 
 /// Applies `plan` along `axis` of x.
@@ -221,7 +311,15 @@ LogicalResult resize(NodeContext &ctx, Value x, const ResizeOptions &opts,
         planAxis(opts, in[axis], out[axis], scales[axis], roiStart, roiEnd);
     if (plan.isIdentity && in[axis] == out[axis])
       continue;
-    y = applyAxis(tb, opts, y, axis, out[axis], plan);
+    std::optional<TapPlan> taps;
+    if (opts.mode != Mode::Nearest)
+      taps = planTaps(plan, in[axis]);
+    if (taps) {
+      y = padEdges(tb, y, axis, taps->low, taps->high);
+      y = applyTaps(tb, y, axis, plan, *taps);
+    } else {
+      y = applyAxis(tb, opts, y, axis, out[axis], plan);
+    }
     if (llvm::is_contained(plan.outside, true)) {
       SmallVector<int64_t> view(rank, 1);
       view[axis] = out[axis];

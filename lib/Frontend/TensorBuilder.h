@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
+#include <optional>
 
 namespace mlir::tgc {
 
@@ -88,10 +89,23 @@ public:
                int64_t step);
   /// Tiles `x` `repeats[i]` times along each dim (reshape, expand, reshape).
   Value repeat(Value x, ArrayRef<int64_t> repeats);
+  /// Constant indices that a view can read: indices[j] = start + step *
+  /// ((j + phase) / run), a progression (run 1) or runs of `run` equal
+  /// values along one, the first run `phase` shorter and the last maybe cut
+  /// short (nearest and linear upsampling's taps).
+  struct IndexRuns {
+    int64_t start, step, run, phase;
+    int64_t at(int64_t j) const { return start + step * ((j + phase) / run); }
+    /// Elements of the progression that `count` indices read.
+    int64_t rowCount(int64_t count) const {
+      return (count - 1 + phase) / run + 1;
+    }
+  };
+  static std::optional<IndexRuns> matchIndexRuns(ArrayRef<int64_t> indices);
   /// x[..., indices[j], ...] along `axis`, for constant indices in
-  /// [0, dim): a strided view where they form a progression, an expanded
-  /// one where each of a progression repeats, else a one-hot select summed
-  /// over the axis.
+  /// [0, dim): a view where matchIndexRuns matches them (a strided slice,
+  /// each element maybe expanded), else a one-hot select summed over the
+  /// axis.
   Value take(Value x, int64_t axis, ArrayRef<int64_t> indices);
   /// Concatenation along `axis`: each part padded to the full size, then
   /// selected by its position (floats), summed (integers) or or-ed (i1).

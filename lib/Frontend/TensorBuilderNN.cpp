@@ -121,13 +121,40 @@ Value TensorBuilder::pool(Value x, ArrayRef<int64_t> kernel,
   return permute(x, order);
 }
 
-/// The step of `values` if they form an arithmetic progression.
-static std::optional<int64_t> progressionStep(ArrayRef<int64_t> values) {
-  int64_t step = values.size() > 1 ? values[1] - values[0] : 1;
-  for (size_t i = 1; i < values.size(); ++i)
-    if (values[i] - values[i - 1] != step)
+std::optional<TensorBuilder::IndexRuns>
+TensorBuilder::matchIndexRuns(ArrayRef<int64_t> indices) {
+  int64_t m = indices.size();
+  if (m == 0)
+    return std::nullopt;
+  auto runAt = [&](int64_t begin) {
+    int64_t end = begin;
+    while (end < m && indices[end] == indices[begin])
+      ++end;
+    return end - begin;
+  };
+  IndexRuns runs{indices[0], 1, 1, 0};
+  int64_t first = runAt(0);
+  if (first == m) {
+    runs.run = m;
+  } else {
+    int64_t second = runAt(first);
+    bool secondIsLast = first + second == m;
+    runs.step = indices[first] - indices[0];
+    if (first == 1 && second == 1) {
+      runs.run = 1; // a progression (or, past here, nothing)
+    } else if (secondIsLast && second <= first) {
+      runs.run = first; // the last run may be cut short
+    } else if (second >= first) {
+      runs.run = second;
+      runs.phase = second - first;
+    } else {
       return std::nullopt;
-  return step;
+    }
+  }
+  for (int64_t j = 0; j < m; ++j)
+    if (indices[j] != runs.at(j))
+      return std::nullopt;
+  return runs;
 }
 
 Value TensorBuilder::take(Value x, int64_t axis, ArrayRef<int64_t> indices) {
@@ -145,35 +172,31 @@ Value TensorBuilder::take(Value x, int64_t axis, ArrayRef<int64_t> indices) {
   outShape[axis] = m;
   if (m == 0)
     return stride(x, axis, 0, 0, 1);
-  // A progression is a strided slice (step 0: one element, expanded).
-  if (std::optional<int64_t> step = progressionStep(indices)) {
-    if (*step != 0)
-      return stride(x, axis, indices[0], m, *step);
-    return expand(stride(x, axis, indices[0], 1, 1), outShape);
-  }
-  // Runs of k equal values that form a progression (nearest upsampling):
-  // the progression, each element expanded k times.
-  int64_t k = 1;
-  while (k < m && indices[k] == indices[0])
-    ++k;
-  if (k > 1 && m % k == 0) {
-    SmallVector<int64_t> runs;
-    bool repeats = true;
-    for (int64_t j = 0; j < m && repeats; ++j) {
-      repeats = indices[j] == indices[j - j % k];
-      if (j % k == 0)
-        runs.push_back(indices[j]);
+  if (std::optional<IndexRuns> runs = matchIndexRuns(indices)) {
+    // One index: that element, expanded.
+    int64_t rows = runs->at(m - 1) == runs->start ? 1 : runs->rowCount(m);
+    if (rows == 1) {
+      Value one = stride(x, axis, runs->start, 1, 1);
+      return m == 1 ? one : expand(one, outShape);
     }
-    std::optional<int64_t> step = repeats ? progressionStep(runs)
-                                          : std::optional<int64_t>();
-    if (step && *step != 0) {
-      Value base = stride(x, axis, runs[0], runs.size(), *step);
-      SmallVector<int64_t> split(shapeOf(base)), grown;
-      split.insert(split.begin() + axis + 1, 1);
-      grown = split;
-      grown[axis + 1] = k;
-      return reshape(expand(reshape(base, split), grown), outShape);
-    }
+    // A progression is a strided slice; runs of one of its elements
+    // (nearest upsampling) the slice with each element expanded `run`
+    // times, the first run cut short by `phase`, the last by the end.
+    Value base = stride(x, axis, runs->start, rows, runs->step);
+    if (runs->run == 1)
+      return base;
+    SmallVector<int64_t> split(shapeOf(base)), grown, joined(shapeOf(base));
+    split.insert(split.begin() + axis + 1, 1);
+    grown = split;
+    grown[axis + 1] = runs->run;
+    joined[axis] = rows * runs->run;
+    Value repeated = reshape(expand(reshape(base, split), grown), joined);
+    if (joined[axis] == m)
+      return repeated;
+    SmallVector<int64_t> begin(rank, 0), end(joined);
+    begin[axis] = runs->phase;
+    end[axis] = runs->phase + m;
+    return shrink(repeated, begin, end);
   }
   // One-hot: x as [A, 1, n, B], the hits as [1, m, n, 1...], summed over n.
   Type element = elementTypeOf(x);
