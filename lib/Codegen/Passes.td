@@ -29,6 +29,19 @@ def TgcLower : Pass<"tgc-lower", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcCollapseGather : Pass<"tgc-collapse-gather", "::mlir::ModuleOp"> {
+  let summary = "Turn one-hot gathers into indexed loads (tinygrad: reduce collapse)";
+  let description = [{
+    In lowered kernels, a load from a constant 0, 1, 2, ... becomes the cast
+    of its index, and then a reduce that picks one element by a run-time
+    index,
+      reduce add over r of where(a == cast(r), x(r), 0)
+    becomes where(0 <= a < bound(r), x(a), 0), x reading at a clamped into
+    range. An embedding lookup (Gather by token ids) then reads one row per
+    token instead of the whole table.
+  }];
+}
+
 def TgcSymbolic : Pass<"tgc-symbolic", "::mlir::ModuleOp"> {
   let summary = "Simplify index arithmetic by value ranges (tinygrad: symbolic)";
   let description = [{

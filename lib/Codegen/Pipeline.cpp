@@ -50,14 +50,14 @@ static const Stage kStages[] = {
        pm.addPass(createTgcSchedule());
      }},
     // intermediate buffers placed in one arena
-    {"plan",
-     [](OpPassManager &pm, const PipelineOptions &) {
-       pm.addPass(createTgcPlan());
-     }},
-    // kernels become loop programs; index math simplified by bounds
+    {"plan", [](OpPassManager &pm,
+                const PipelineOptions &) { pm.addPass(createTgcPlan()); }},
+    // kernels become loop programs; one-hot gathers indexed loads; index
+    // math simplified by bounds
     {"lower",
      [](OpPassManager &pm, const PipelineOptions &) {
        pm.addPass(createTgcLower());
+       pm.addPass(createTgcCollapseGather());
        pm.addPass(createTgcSymbolic());
      }},
     // kernel opt actions for the target CPU (none with --no-opt)
