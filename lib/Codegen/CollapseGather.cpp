@@ -13,8 +13,11 @@
 //
 // with a independent of r, valid = 0 <= a < bound(r), and x's loads
 // reading at the clamped index, so that an index out of range reads in
-// bounds and gives 0, as the one-hot did. The arange constant leaves the
-// kernel when nothing reads it any more.
+// bounds and gives 0, as the one-hot did. The loop over r goes, so nothing
+// else may read r, the one-hot or x; what was computed inside the loop
+// (the index itself, maybe by a reduce of its own: MaxPool's argmax) is
+// then computed once per output. The arange constant leaves the kernel
+// when nothing reads it any more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +27,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::tgc {
 #define GEN_PASS_DEF_TGCCOLLAPSEGATHER
@@ -90,20 +95,34 @@ void foldAranges(KernelOp kernel) {
   }
 }
 
-/// The value compared with `range` in `cond` (a == cast(range), either
-/// way round), if it is an integer computed without `range`.
-Value comparedWithRange(Value cond, Value range) {
+/// Erases ops that nobody reads and that have no effect: the naive
+/// lowering leaves index math behind, which would keep a collapsed range
+/// in use.
+void eraseDeadOps(KernelOp kernel) {
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(kernel.getBlock())))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
+/// `cond` as a == cast(range), either way round, with a an integer computed
+/// without `range`.
+struct RangeCompare {
+  Value index;
+  CastOp cast;
+};
+std::optional<RangeCompare> matchRangeCompare(Value cond, Value range) {
   auto eq = cond.getDefiningOp<CmpeqOp>();
   if (!eq)
-    return {};
+    return std::nullopt;
   for (int side = 0; side < 2; ++side) {
     auto cast = eq->getOperand(side).getDefiningOp<CastOp>();
     Value other = eq->getOperand(1 - side);
     if (cast && cast.getSrc() == range && isa<IntegerType>(other.getType()) &&
         !isComputedFrom(other, range))
-      return other;
+      return RangeCompare{other, cast};
   }
-  return {};
+  return std::nullopt;
 }
 
 /// The ops of `value`'s cone that depend on `range`, in block order, if
@@ -139,11 +158,31 @@ bool collapseReduce(ReduceOp reduce) {
   if (!where || (!matchPattern(where.getY(), m_Zero()) &&
                  !matchPattern(where.getY(), m_AnyZeroFloat())))
     return false;
-  Value index = comparedWithRange(where.getCond(), range);
+  std::optional<RangeCompare> compare =
+      matchRangeCompare(where.getCond(), range);
   std::optional<SmallVector<Operation *>> cone =
       dependentCone(where.getX(), range);
-  if (!index || !cone)
+  if (!compare || !cone)
     return false;
+  // The loop over `range` must go with the reduce: values computed in it
+  // are read after its end below. So nothing else may read the range, the
+  // one-hot or x's cone.
+  llvm::SmallPtrSet<Operation *, 16> erased(cone->begin(), cone->end());
+  erased.insert(
+      {reduce, where, where.getCond().getDefiningOp(), compare->cast});
+  auto onlyErasedRead = [&](Operation *op) {
+    return llvm::all_of(op->getUsers(),
+                        [&](Operation *user) { return erased.contains(user); });
+  };
+  if (!llvm::all_of(range.getUsers(),
+                    [&](Operation *user) {
+                      return isa<EndOp>(user) || erased.contains(user);
+                    }) ||
+      !llvm::all_of(*cone, onlyErasedRead) || !onlyErasedRead(where) ||
+      !onlyErasedRead(compare->cast) ||
+      !onlyErasedRead(where.getCond().getDefiningOp()))
+    return false;
+  Value index = compare->index;
 
   OpBuilder builder(reduce);
   Location loc = reduce.getLoc();
@@ -169,22 +208,15 @@ bool collapseReduce(ReduceOp reduce) {
   reduce.erase();
 
   // The loop over the gathered axis is left with nothing to do.
-  Operation *compare = where.getCond().getDefiningOp();
+  Operation *equal = where.getCond().getDefiningOp();
   where.erase();
-  if (compare->use_empty())
-    compare->erase();
+  equal->erase();
+  compare->cast.erase();
   for (Operation *op : llvm::reverse(*cone))
-    if (op->use_empty())
-      op->erase();
-  for (Operation *user : llvm::make_early_inc_range(range.getUsers()))
-    if (isa<CastOp>(user) && user->use_empty())
-      user->erase();
-  if (llvm::all_of(range.getUsers(),
-                   [](Operation *user) { return isa<EndOp>(user); })) {
-    for (Operation *end : llvm::make_early_inc_range(range.getUsers()))
-      end->erase();
-    range.getDefiningOp()->erase();
-  }
+    op->erase();
+  for (Operation *end : llvm::make_early_inc_range(range.getUsers()))
+    end->erase();
+  range.getDefiningOp()->erase();
   return true;
 }
 
@@ -196,6 +228,7 @@ struct CollapseGather : impl::TgcCollapseGatherBase<CollapseGather> {
       if (!kernel.isLowered())
         return;
       foldAranges(kernel);
+      eraseDeadOps(kernel);
       SmallVector<ReduceOp> reduces;
       kernel.walk([&](ReduceOp reduce) { reduces.push_back(reduce); });
       for (ReduceOp reduce : reduces)

@@ -90,3 +90,83 @@ func.func @not_a_gather(%ids: tensor<4xsi64>) -> tensor<4xf32> {
   }
   return %k : tensor<4xf32>
 }
+
+// The gathered index computed inside the gathered loop by a reduce of its
+// own (MaxPool's argmax picking from a window): the outer loop goes, so the
+// inner reduce runs once per output, and the dead index math the lowering
+// left in the loop goes with it.
+// CHECK-LABEL: func @index_from_inner_reduce(
+// CHECK: %[[T:.*]] = tgc.range 4 global id 0
+// CHECK-NOT: tgc.range 6
+// CHECK: %[[J:.*]] = tgc.range 3 reduce id 2
+// CHECK: tgc.end %[[J]]
+// CHECK: %[[BEST:.*]] = tgc.reduce max %{{.*}} over %[[J]] : si64
+// CHECK: tgc.cmplt %[[BEST]]
+// CHECK-NOT: tgc.reduce
+// CHECK: tgc.store
+// CHECK-NEXT: tgc.end %[[T]]
+func.func @index_from_inner_reduce(%ids: tensor<4x3xsi64>, %table: tensor<6xf32>) -> tensor<4xf32> {
+  %arange = tgc.const dense<[0, 1, 2, 3, 4, 5]> : tensor<6xsi64>
+  %k = tgc.kernel "r_4_6" (%ids, %arange, %table) : (tensor<4x3xsi64>, tensor<6xsi64>, tensor<6xf32>) -> tensor<4xf32> {
+  ^bb0(%in: !tgc.ptr<si64>, %ar: !tgc.ptr<si64>, %tab: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %zero = tgc.const 0.0 : f32
+    %c3 = tgc.const 3 : index
+    %t = tgc.range 4 global id 0
+    %r = tgc.range 6 reduce id 1
+    %dead = tgc.mul %r, %c3 : index
+    %j = tgc.range 3 reduce id 2
+    %row = tgc.mul %t, %c3 : index
+    %at = tgc.add %row, %j : index
+    %pi = tgc.index %in[%at] : !tgc.ptr<si64>
+    %cand = tgc.load %pi : !tgc.ptr<si64> -> si64
+    tgc.end %j
+    %id = tgc.reduce max %cand over %j : si64
+    %pa = tgc.index %ar[%r] : !tgc.ptr<si64>
+    %a = tgc.load %pa : !tgc.ptr<si64> -> si64
+    %hit = tgc.cmpeq %id, %a : si64
+    %pt = tgc.index %tab[%r] : !tgc.ptr<f32>
+    %v = tgc.load %pt : !tgc.ptr<f32> -> f32
+    %sel = tgc.where %hit, %v, %zero : i1, f32
+    tgc.end %r
+    %sum = tgc.reduce add %sel over %r : f32
+    %po = tgc.index %out[%t] : !tgc.ptr<f32>
+    tgc.store %po, %sum : !tgc.ptr<f32>, f32
+    tgc.end %t
+    tgc.sink
+  }
+  return %k : tensor<4xf32>
+}
+
+// The gathered value is also summed over the whole axis: its loop stays,
+// and so does the one-hot.
+// CHECK-LABEL: func @cone_read_elsewhere(
+// CHECK: %[[R:.*]] = tgc.range 6 reduce id 1
+// CHECK: tgc.end %[[R]]
+// CHECK: tgc.reduce add %{{.*}} over %[[R]] : f32
+// CHECK: tgc.reduce add %{{.*}} over %[[R]] : f32
+func.func @cone_read_elsewhere(%ids: tensor<4xsi64>, %table: tensor<6xf32>) -> tensor<4xf32> {
+  %arange = tgc.const dense<[0, 1, 2, 3, 4, 5]> : tensor<6xsi64>
+  %k = tgc.kernel "r_4_6" (%ids, %arange, %table) : (tensor<4xsi64>, tensor<6xsi64>, tensor<6xf32>) -> tensor<4xf32> {
+  ^bb0(%in: !tgc.ptr<si64>, %ar: !tgc.ptr<si64>, %tab: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %zero = tgc.const 0.0 : f32
+    %t = tgc.range 4 global id 0
+    %r = tgc.range 6 reduce id 1
+    %pi = tgc.index %in[%t] : !tgc.ptr<si64>
+    %id = tgc.load %pi : !tgc.ptr<si64> -> si64
+    %pa = tgc.index %ar[%r] : !tgc.ptr<si64>
+    %a = tgc.load %pa : !tgc.ptr<si64> -> si64
+    %hit = tgc.cmpeq %id, %a : si64
+    %pt = tgc.index %tab[%r] : !tgc.ptr<f32>
+    %v = tgc.load %pt : !tgc.ptr<f32> -> f32
+    %sel = tgc.where %hit, %v, %zero : i1, f32
+    tgc.end %r
+    %picked = tgc.reduce add %sel over %r : f32
+    %total = tgc.reduce add %v over %r : f32
+    %both = tgc.add %picked, %total : f32
+    %po = tgc.index %out[%t] : !tgc.ptr<f32>
+    tgc.store %po, %both : !tgc.ptr<f32>, f32
+    tgc.end %t
+    tgc.sink
+  }
+  return %k : tensor<4xf32>
+}
