@@ -623,8 +623,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   bench --threads N`, `--parallel-images N`) such a batch runs N images at
   once, each thread whole images in an arena slice of its own, instead of
   splitting every kernel: no activation moves between cores.
-- Winograd: a 3x3 convolution of stride 1 with 16 or more channels and 32
-  or more 2x2 output tiles per image is computed as Winograd F(2x2, 3x3),
+- Winograd: a 3x3 convolution of stride 1 with 64 or more input channels,
+  16 or more output channels and 32 or more 2x2 output tiles per image is
+  computed as Winograd F(2x2, 3x3),
   or F(4x4, 3x3) where there are 32 or more 4x4 tiles (`--winograd auto`,
   the default): the weight transformed at compile time, each image's 4x4
   (6x6) input tiles transformed into 16 (36) planes (the parts written

@@ -208,7 +208,7 @@ def options(env):
     with --winograd never is complete for a compile with --winograd never,
     while the default compile's Winograd kernels find no entries (only the
     padded input's copy, which both have, does)."""
-    model = conv_model(env, "conv16", 16, 12, seed=3)
+    model = conv_model(env, "conv64", 64, 12, seed=3)
     db = env.path("direct.json")
     env.tgc_cmd("tune", model, "-o", db, "--winograd", "never",
                 "--image-loop", "never", *TINY)

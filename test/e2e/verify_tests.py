@@ -379,7 +379,8 @@ def winograd(env):
     of 32 channels on 13x13 images (7x7 tiles of 2x2 or 4x4 of 4x4, the
     outputs past the image cut off), batch 2, each image computed on its
     own (--image-loop always), verified against numpy on 1 and 2 threads;
-    auto picks 2x2 tiles for these and never the direct convolution, whose
+    always takes 2x2 tiles for these (auto's tile), never and auto (32
+    input channels are too few for its rule) the direct convolution, whose
     results agree."""
     rng = np.random.default_rng(5)
     x = rng.standard_normal((2, 32, 13, 13)).astype(np.float32)
@@ -418,10 +419,11 @@ def winograd(env):
     check("PASS: 1 of 1 outputs passed" in stdout,
           "the direct convolutions fail:\n" + stdout)
 
-    # auto: the weights become [16, K, C] constants of their own, and the
+    # always: the weights become [16, K, C] constants of their own, and the
     # kernels are the transforms and the 16 products.
     env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
-                env.path("package"), "--cpu", "skylake-avx512")
+                env.path("package"), "--cpu", "skylake-avx512", "--winograd",
+                "always")
     with open(env.path("package", "net.json")) as f:
         manifest = json.load(f)
     names = [k["name"] for k in manifest["kernels"]]
@@ -451,12 +453,13 @@ def winograd(env):
         check(kernel in opts, "no kernel %s in %s" % (kernel, list(opts)))
     check(opts["E_36_2_4_4_32"].startswith("UPCAST(0,36)"),
           "4x4 input transform opts: " + opts["E_36_2_4_4_32"])
-    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
-                env.path("direct"), "--winograd", "never")
-    with open(env.path("direct", "net.json")) as f:
-        names = [k["name"] for k in json.load(f)["kernels"]]
-    check(not any(n.startswith("E_16_") for n in names),
-          "--winograd never still transforms: %s" % names)
+    for mode in ("never", "auto"):
+        env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                    env.path("direct-" + mode), "--winograd", mode)
+        with open(env.path("direct-" + mode, "net.json")) as f:
+            names = [k["name"] for k in json.load(f)["kernels"]]
+        check(not any(n.startswith("E_16_") for n in names),
+              "--winograd %s transforms: %s" % (mode, names))
     env.check_no_scratch_left()
 
 

@@ -87,8 +87,8 @@ void addWinograd(CLI::App *cmd, std::string &mode) {
                   "auto (default), always, never, 2x2 or 4x4: compute 3x3 "
                   "stride-1 convolutions through Winograd F(m x m, 3x3), "
                   "2.25x (2x2 tiles) or 4x (4x4) fewer multiplies for 16/9 "
-                  "or 4x the weight bytes (auto: constant weights, 16 or "
-                  "more channels in and out, 32 or more 2x2 tiles per "
+                  "or 4x the weight bytes (auto: constant weights, 64 or "
+                  "more channels in, 16 or more out, 32 or more 2x2 tiles per "
                   "image, 4x4 tiles where there are 32 of those; C target; "
                   "always: wherever it applies, the tile as auto's)")
       ->check(CLI::IsMember({"auto", "always", "never", "2x2", "4x4"}));

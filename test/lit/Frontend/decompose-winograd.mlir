@@ -92,35 +92,40 @@ func.func @runtime_weight(%x: tensor<1x16x12x12xf32>, %w: tensor<16x16x3x3xf32>)
 
 // -----
 
-// auto's rule: 16 channels in and out, and 32 or more 2x2 tiles per image.
-// A 12x12 output has 36 (Winograd), 10x10 has 25 (direct), whatever the
-// batch (an image may be computed on its own). A 13x13 output is 7x7 tiles
-// whose last row and column of outputs are cut off. 4x4 tiles where there
-// are 32 or more of them: a 22x22 output has 6x6 (its last 2 rows and
-// columns cut off); 12x12 has 9, so it keeps 2x2 tiles, with auto and with
-// always.
+// auto's rule: 64 or more input channels, 16 or more output channels,
+// and 32 or more 2x2 tiles per image. A 12x12 output has 36 (Winograd),
+// 10x10 has 25 (direct), whatever the batch (an image may be computed on
+// its own). A 13x13 output is 7x7 tiles whose last row and column of
+// outputs are cut off. 4x4 tiles where there are 32 or more of them: a
+// 22x22 output has 6x6 (its last 2 rows and columns cut off); 12x12 has 9,
+// so it keeps 2x2 tiles, with auto and with always. 32 input channels are
+// too few for auto: the products' sums are short for their transforms.
 // AUTO-LABEL: func.func @auto_rule(
-//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x16xf32>
-//       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<4x1x16x10x10x16x3x3xf32>
-//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x7x7x16xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x64xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<4x1x16x10x10x64x3x3xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x7x7x64xf32>
 //       AUTO:   %[[ODD:.*]] = tgc.reshape %{{.*}} : tensor<1x16x7x2x7x2xf32> -> tensor<1x16x14x14xf32>
 //  AUTO-NEXT:   tgc.shrink %[[ODD]] begin [0, 0, 0, 0] end [1, 16, 13, 13] : tensor<1x16x14x14xf32> -> tensor<1x16x13x13xf32>
-//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x16x6x6x16xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x16x6x6x64xf32>
 //       AUTO:   %[[ODD4:.*]] = tgc.reshape %{{.*}} : tensor<1x16x6x4x6x4xf32> -> tensor<1x16x24x24xf32>
 //  AUTO-NEXT:   tgc.shrink %[[ODD4]] begin [0, 0, 0, 0] end [1, 16, 22, 22] : tensor<1x16x24x24xf32> -> tensor<1x16x22x22xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x16x12x12x32x3x3xf32>
 // ALWAYS-LABEL: func.func @auto_rule(
-//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x16xf32>
-//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x4x16x5x5x16xf32>
-//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x7x7x16xf32>
-//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x16x6x6x16xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x64xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x4x16x5x5x64xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x7x7x64xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x16x6x6x64xf32>
+//       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x32xf32>
 // NEVER-LABEL: func.func @auto_rule(
 //   NEVER-NOT:   tgc.contiguous
 //       NEVER:   return
-func.func @auto_rule(%a: tensor<1x16x12x12xf32>, %b: tensor<4x16x10x10xf32>, %c: tensor<1x16x13x13xf32>, %d: tensor<1x16x22x22xf32>) -> (tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>, tensor<1x16x22x22xf32>) {
-  %w = tgc.const dense<0.5> : tensor<16x16x3x3xf32>
-  %0 = tgc.onnx_node "Conv"(%a, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x12x12xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x12x12xf32>
-  %1 = tgc.onnx_node "Conv"(%b, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<4x16x10x10xf32>, tensor<16x16x3x3xf32>) -> tensor<4x16x10x10xf32>
-  %2 = tgc.onnx_node "Conv"(%c, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x13x13xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x13x13xf32>
-  %3 = tgc.onnx_node "Conv"(%d, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x16x22x22xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x22x22xf32>
-  return %0, %1, %2, %3 : tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>, tensor<1x16x22x22xf32>
+func.func @auto_rule(%a: tensor<1x64x12x12xf32>, %b: tensor<4x64x10x10xf32>, %c: tensor<1x64x13x13xf32>, %d: tensor<1x64x22x22xf32>, %e: tensor<1x32x12x12xf32>) -> (tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>, tensor<1x16x22x22xf32>, tensor<1x16x12x12xf32>) {
+  %w = tgc.const dense<0.5> : tensor<16x64x3x3xf32>
+  %w32 = tgc.const dense<0.5> : tensor<16x32x3x3xf32>
+  %0 = tgc.onnx_node "Conv"(%a, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x64x12x12xf32>, tensor<16x64x3x3xf32>) -> tensor<1x16x12x12xf32>
+  %1 = tgc.onnx_node "Conv"(%b, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<4x64x10x10xf32>, tensor<16x64x3x3xf32>) -> tensor<4x16x10x10xf32>
+  %2 = tgc.onnx_node "Conv"(%c, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x64x13x13xf32>, tensor<16x64x3x3xf32>) -> tensor<1x16x13x13xf32>
+  %3 = tgc.onnx_node "Conv"(%d, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x64x22x22xf32>, tensor<16x64x3x3xf32>) -> tensor<1x16x22x22xf32>
+  %4 = tgc.onnx_node "Conv"(%e, %w32) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x32x12x12xf32>, tensor<16x32x3x3xf32>) -> tensor<1x16x12x12xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>, tensor<1x16x22x22xf32>, tensor<1x16x12x12xf32>
 }
