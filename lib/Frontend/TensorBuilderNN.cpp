@@ -198,23 +198,29 @@ Value TensorBuilder::take(Value x, int64_t axis, ArrayRef<int64_t> indices) {
     end[axis] = runs->phase + m;
     return shrink(repeated, begin, end);
   }
-  // One-hot: x as [A, 1, n, B], the hits as [1, m, n, 1...], summed over n.
+  // One-hot: x as [A, 1, n, B], the indices as [1, m, 1, 1...] compared
+  // with an arange [1, 1, n, 1...], summed over n. Written as a compare
+  // with an arange, not as a constant mask, so that tgc-collapse-gather
+  // makes it one load per output at the index read from the constant.
   Type element = elementTypeOf(x);
   Value values = x;
   if (element.isInteger(1)) // i1 cannot be summed; select bytes instead
     values = cast(values, builder.getIntegerType(8, false));
-  SmallVector<int64_t> view(shape), hitShape(rank + 1, 1);
+  SmallVector<int64_t> view(shape), indexShape(rank + 1, 1),
+      rangeShape(rank + 1, 1);
   view.insert(view.begin() + axis, 1);
-  hitShape[axis] = m;
-  hitShape[axis + 1] = n;
-  SmallVector<bool> hits;
-  for (int64_t j = 0; j < m; ++j)
-    for (int64_t i = 0; i < n; ++i)
-      hits.push_back(indices[j] == i);
-  Value hit = constant(DenseElementsAttr::get(
-      RankedTensorType::get({m, n}, builder.getI1Type()), hits));
+  indexShape[axis] = m;
+  rangeShape[axis + 1] = n;
+  Type indexType = builder.getIntegerType(32, true);
+  SmallVector<Attribute> indexValues;
+  for (int64_t i : indices)
+    indexValues.push_back(builder.getIntegerAttr(indexType, i));
+  Value wanted = constant(DenseElementsAttr::get(
+      RankedTensorType::get({m}, indexType), indexValues));
+  Value hit = eq(reshape(wanted, indexShape),
+                 reshape(arange(n, indexType), rangeShape));
   Value zero = splat(elementTypeOf(values), {}, 0);
-  Value picked = where(reshape(hit, hitShape), reshape(values, view), zero);
+  Value picked = where(hit, reshape(values, view), zero);
   Value result = reshape(sum(picked, {axis + 1}, false), outShape);
   return cast(result, element);
 }

@@ -1,8 +1,9 @@
 // RUN: tgc-opt %s --tgc-decompose | FileCheck %s
 // Resize and Upsample: the taps of every output position are computed at
 // compile time. Nearest is a gather along each axis (a view where the taps
-// allow); linear and cubic a weighted sum of one such view per tap where
-// every tap's indices allow, else a constant weight matrix along the axis.
+// allow); linear and cubic a weighted sum of one such gather per tap, or a
+// constant weight matrix along the axis where some outputs lie outside a
+// tf_crop_and_resize roi.
 
 // Nearest x2 with asymmetric coordinates repeats each element: a reshape,
 // an expand and a reshape, no arithmetic.
@@ -84,15 +85,25 @@ func.func @resize_linear_down(%x: tensor<1x8xf32>) -> tensor<1x4xf32> {
 }
 
 // align_corners from 3 to 4 samples at 0, 2/3, 4/3 and 2: the left taps
-// 0, 0, 1, 1 (then 2, past the edge) are no view, so the axis takes the
-// constant weight matrix, its mask keeping zero weights out of the sum.
-// CHECK-LABEL: func @resize_linear_matrix(
-// CHECK-DAG: tgc.const dense<{{\[}}[1.000000e+00, 0.000000e+00, 0.000000e+00], [0.333333343, 0.666666686, 0.000000e+00], [0.000000e+00, 0.666666686, 0.333333343], [0.000000e+00, 0.000000e+00, 1.000000e+00]]> : tensor<4x3xf32>
-// CHECK-DAG: tgc.const dense<{{\[}}[true, false, false], [true, true, false], [false, true, true], [false, false, true]]> : tensor<4x3xi1>
-// CHECK: %[[P:.*]] = tgc.mul
-// CHECK: %[[SEL:.*]] = tgc.where %{{.*}}, %[[P]], %{{.*}} : tensor<2x4x3xi1>, tensor<2x4x3xf32>
-// CHECK: tgc.reduce_axis add %[[SEL]] [2] : tensor<2x4x3xf32> -> tensor<2x4x1xf32>
-func.func @resize_linear_matrix(%x: tensor<2x3xf32>) -> tensor<2x4xf32> {
+// 0, 0, 1, 1 and the right ones 1, 1, 2, 2 (1 to 3 of the input with its
+// last element repeated) are no view, so each tap is a gather at constant
+// indices: a compare with an arange, which tgc-collapse-gather makes one
+// load per output.
+// CHECK-LABEL: func @resize_linear_gather(
+// CHECK: %[[W0:.*]] = tgc.const dense<{{\[}}[0.000000e+00, 0.333333343, 0.666666686, 0.000000e+00]]> : tensor<1x4xf32>
+// CHECK: %[[I0:.*]] = tgc.const dense<[0, 1, 2, 2]> : tensor<4xsi32>
+// CHECK: %[[AR:.*]] = tgc.const dense<[0, 1, 2, 3]> : tensor<4xsi32>
+// CHECK: tgc.reshape %[[I0]] : tensor<4xsi32> -> tensor<1x4x1xsi32>
+// CHECK: tgc.reshape %[[AR]] : tensor<4xsi32> -> tensor<1x1x4xsi32>
+// CHECK: tgc.cmpeq
+// CHECK: tgc.reduce_axis add %{{.*}} [2] : tensor<2x4x4xf32> -> tensor<2x4x1xf32>
+// CHECK: %[[T0:.*]] = tgc.mul
+// CHECK: tgc.const dense<{{\[}}[1.000000e+00, 0.666666686, 0.333333343, 1.000000e+00]]> : tensor<1x4xf32>
+// CHECK: tgc.const dense<[1, 2, 3, 3]> : tensor<4xsi32>
+// CHECK: %[[T1:.*]] = tgc.mul
+// CHECK: %[[SUM:.*]] = tgc.add %[[T0]], %[[T1]]
+// CHECK-NEXT: return %[[SUM]]
+func.func @resize_linear_gather(%x: tensor<2x3xf32>) -> tensor<2x4xf32> {
   %sizes = tgc.const dense<[2, 4]> : tensor<2xsi64>
   %0 = tgc.onnx_node "Resize"(%x, %sizes) {opset = 13 : i64, input_slots = array<i64: 0, 3>, attrs = {mode = "linear", coordinate_transformation_mode = "align_corners"}} : (tensor<2x3xf32>, tensor<2xsi64>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
