@@ -40,7 +40,7 @@ namespace {
 /// True if `constant` holds 0, 1, 2, ... in order.
 bool isArange(ConstOp constant) {
   auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-  if (!dense || dense.isSplat() != (dense.getNumElements() == 1))
+  if (!dense)
     return false;
   Type element = dense.getElementType();
   if (element.isInteger(1))
@@ -158,6 +158,7 @@ bool collapseReduce(ReduceOp reduce) {
   if (!where || (!matchPattern(where.getY(), m_Zero()) &&
                  !matchPattern(where.getY(), m_AnyZeroFloat())))
     return false;
+  Operation *equal = where.getCond().getDefiningOp();
   std::optional<RangeCompare> compare =
       matchRangeCompare(where.getCond(), range);
   std::optional<SmallVector<Operation *>> cone =
@@ -168,8 +169,7 @@ bool collapseReduce(ReduceOp reduce) {
   // are read after its end below. So nothing else may read the range, the
   // one-hot or x's cone.
   llvm::SmallPtrSet<Operation *, 16> erased(cone->begin(), cone->end());
-  erased.insert(
-      {reduce, where, where.getCond().getDefiningOp(), compare->cast});
+  erased.insert({reduce, where, equal, compare->cast});
   auto onlyErasedRead = [&](Operation *op) {
     return llvm::all_of(op->getUsers(),
                         [&](Operation *user) { return erased.contains(user); });
@@ -179,8 +179,7 @@ bool collapseReduce(ReduceOp reduce) {
                       return isa<EndOp>(user) || erased.contains(user);
                     }) ||
       !llvm::all_of(*cone, onlyErasedRead) || !onlyErasedRead(where) ||
-      !onlyErasedRead(compare->cast) ||
-      !onlyErasedRead(where.getCond().getDefiningOp()))
+      !onlyErasedRead(compare->cast) || !onlyErasedRead(equal))
     return false;
   Value index = compare->index;
 
@@ -208,7 +207,6 @@ bool collapseReduce(ReduceOp reduce) {
   reduce.erase();
 
   // The loop over the gathered axis is left with nothing to do.
-  Operation *equal = where.getCond().getDefiningOp();
   where.erase();
   equal->erase();
   compare->cast.erase();

@@ -179,8 +179,8 @@ Value oneHotGather(TensorBuilder &tb, Value data, Value indices, int64_t n,
   return isBool ? tb.cast(result, element) : result;
 }
 
-/// Gather with constant indices in arithmetic progression: a strided
-/// slice. Otherwise tinygrad's one-hot: compare the indices with an arange
+/// Gather with constant indices that a view reads: TensorBuilder::take's
+/// view. Otherwise tinygrad's one-hot: compare the indices with an arange
 /// along the gathered axis, select, and sum the axis away.
 LogicalResult decomposeGather(NodeContext &ctx) {
   std::optional<GatherOperands> operands = readGatherOperands(ctx);
@@ -210,21 +210,9 @@ LogicalResult decomposeGather(NodeContext &ctx) {
       if (i < 0)
         i += n;
     }
-    int64_t step = idx.size() > 1 ? idx[1] - idx[0] : 1;
-    bool progression = !idx.empty();
-    for (size_t i = 1; i < idx.size(); ++i)
-      progression &= idx[i] - idx[i - 1] == step;
-    if (progression) {
-      int64_t count = idx.size();
-      Value picked = step == 0 ? tb.stride(data, axis, idx[0], 1, 1)
-                               : tb.stride(data, axis, idx[0], count, step);
-      if (step == 0) {
-        SmallVector<int64_t> grown(TensorBuilder::shapeOf(picked));
-        grown[axis] = count;
-        picked = tb.expand(picked, grown);
-      }
-      return ctx.setReshapedResult(picked, outShape);
-    }
+    // Indices a view reads (a progression, runs along one): take's view.
+    if (TensorBuilder::matchIndexRuns(idx))
+      return ctx.setReshapedResult(tb.take(data, axis, idx), outShape);
     // Irregular constant indices: the one-hot below (wrapIndices makes
     // them non-negative at compile time).
   }

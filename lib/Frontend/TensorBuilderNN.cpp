@@ -174,7 +174,7 @@ Value TensorBuilder::take(Value x, int64_t axis, ArrayRef<int64_t> indices) {
     return stride(x, axis, 0, 0, 1);
   if (std::optional<IndexRuns> runs = matchIndexRuns(indices)) {
     // One index: that element, expanded.
-    int64_t rows = runs->at(m - 1) == runs->start ? 1 : runs->rowCount(m);
+    int64_t rows = runs->rowCount(m);
     if (rows == 1) {
       Value one = stride(x, axis, runs->start, 1, 1);
       return m == 1 ? one : expand(one, outShape);
