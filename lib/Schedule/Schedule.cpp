@@ -60,6 +60,29 @@ bool masksWholeVectors(PadOp pad) {
          pad.getType().getShape().back() >= kMaskedVectorLanes;
 }
 
+/// A broadcast this wide (the columns of a matmul whose rows it feeds)
+/// repeats even a little work too often: the register tile that shares a
+/// row's loads among its columns does not share ALU ops on them. A
+/// LayerNorm fused into the projection after it, 4 ops per element of
+/// the rows, was recomputed for every 32 of ViT's 2304 QKV columns and
+/// ran the matmul at 67 GFLOP/s instead of 100.
+constexpr int64_t kWideBroadcast = 64;
+
+/// Least ALU work per element that a wide broadcast realizes: one op (a
+/// Relu on a convolution's input) is about what loading its result costs.
+constexpr int64_t kMinWideRecomputeCost = 2;
+
+/// Elements each element of `expand`'s source is broadcast to.
+int64_t broadcastElements(ExpandOp expand) {
+  auto src = cast<RankedTensorType>(expand.getSrc().getType()).getShape();
+  auto dst = cast<RankedTensorType>(expand.getType()).getShape();
+  int64_t elements = 1;
+  for (auto [from, to] : llvm::zip(src, dst))
+    if (from == 1)
+      elements *= to;
+  return elements;
+}
+
 /// ALU work per element of one op: transcendental and division ops count
 /// 8, a reduce counts as never worth repeating.
 int64_t opCost(Operation *op) {
@@ -425,7 +448,10 @@ bool Scheduler::realizeOnce() {
         pad && masksWholeVectors(pad) &&
         coneCost(peelMovement(pad.getSrc())) >= kReduceCost)
       return;
-    if (coneCost(src) > maxRecomputeCost)
+    int64_t cost = coneCost(src);
+    if (cost > maxRecomputeCost ||
+        (cost >= kMinWideRecomputeCost &&
+         broadcastElements(expand) >= kWideBroadcast))
       realize(src);
   });
   // Rule 5: a pad does not fuse onto a reduce, which would otherwise run on

@@ -737,3 +737,43 @@ func.func @few_iterations_threads(%a: tensor<32x1024xf32>, %b: tensor<32x1024xf3
   }
   return %k : tensor<32x1024xf32>
 }
+
+// A matmul of 23 rows, a prime: no divisor fills the accumulators, so the
+// rows are padded to 24 (PADTO, 1 of 24 idle) and tiled by 8, as a
+// multiple of 8 rows would be; the rows past 23 are gated off.
+// CHECK-LABEL: func @padded_tile_rows(
+//       CHECK:   opts = ["UPCAST(1,16)", "UPCAST(1,2)", "PADTO(0,8)", "UPCAST(0,8)"]
+//       CHECK:     tgc.range 3 global id 0
+//       CHECK:     tgc.cmplt {{.*}} : index
+// AVX2-LABEL: func @padded_tile_rows(
+//       AVX2:   opts = ["UPCAST(1,8)", "UPCAST(1,2)", "PADTO(0,4)", "UPCAST(0,4)"]
+
+func.func @padded_tile_rows(%a: tensor<23x64xf32>, %b: tensor<64x32xf32>) -> tensor<23x32xf32> {
+  %k = tgc.kernel "r_23_32_64" (%a, %b) : (tensor<23x64xf32>, tensor<64x32xf32>) -> tensor<23x32xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c64 = tgc.const 64 : index
+    %c32 = tgc.const 32 : index
+    %i = tgc.range 23 global id 0
+    %j = tgc.range 32 global id 1
+    %k = tgc.range 64 reduce id 2
+    %ai = tgc.mul %i, %c64 : index
+    %ak = tgc.add %ai, %k : index
+    %p = tgc.index %pa[%ak] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %bk = tgc.mul %k, %c32 : index
+    %bj = tgc.add %bk, %j : index
+    %q = tgc.index %pb[%bj] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %oi = tgc.mul %i, %c32 : index
+    %oj = tgc.add %oi, %j : index
+    %o = tgc.index %out[%oj] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<23x32xf32>
+}

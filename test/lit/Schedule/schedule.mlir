@@ -390,3 +390,68 @@ func.func @matmul_consumers_rejoin_condition(%a: tensor<4x8xf32>, %w: tensor<8x1
   %y = tgc.where %n, %x, %e : tensor<4x16xi1>, tensor<4x16xf32>
   return %y : tensor<4x16xf32>
 }
+
+// A normalization (4 ops per element) before a matmul of 64 columns is
+// realized: fused, it would run again for every column tile. Over 8
+// columns it fuses, and so does a Relu (1 op) over 64.
+// CHECK-LABEL: func @normalized_rows_wide_matmul(
+//       CHECK:   %[[N:.*]] = tgc.kernel "E_4_8"
+//       CHECK:     tgc.sub
+//       CHECK:   tgc.kernel "r_4_64_8"({{.*}}%[[N]]
+//   CHECK-NOT:     tgc.sub
+//       CHECK:   return
+func.func @normalized_rows_wide_matmul(%x: tensor<4x8xf32>, %m: tensor<4x8xf32>, %r: tensor<4x8xf32>, %g: tensor<4x8xf32>, %w: tensor<8x64xf32>) -> tensor<4x64xf32> {
+  %c = tgc.sub %x, %m : tensor<4x8xf32>
+  %n = tgc.mul %c, %r : tensor<4x8xf32>
+  %s = tgc.mul %n, %g : tensor<4x8xf32>
+  %a = tgc.add %s, %g : tensor<4x8xf32>
+  %a1 = tgc.reshape %a : tensor<4x8xf32> -> tensor<4x1x8xf32>
+  %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x64x8xf32>
+  %wt = tgc.permute %w [1, 0] : tensor<8x64xf32> -> tensor<64x8xf32>
+  %w1 = tgc.reshape %wt : tensor<64x8xf32> -> tensor<1x64x8xf32>
+  %w2 = tgc.expand %w1 : tensor<1x64x8xf32> -> tensor<4x64x8xf32>
+  %p = tgc.mul %a2, %w2 : tensor<4x64x8xf32>
+  %y = tgc.reduce_axis add %p [2] : tensor<4x64x8xf32> -> tensor<4x64x1xf32>
+  %o = tgc.reshape %y : tensor<4x64x1xf32> -> tensor<4x64xf32>
+  return %o : tensor<4x64xf32>
+}
+
+// CHECK-LABEL: func @normalized_rows_narrow_matmul(
+//       CHECK:   tgc.kernel "r_4_8_8"
+//       CHECK:     tgc.sub
+//   CHECK-NOT:   tgc.kernel
+//       CHECK:   return
+func.func @normalized_rows_narrow_matmul(%x: tensor<4x8xf32>, %m: tensor<4x8xf32>, %r: tensor<4x8xf32>, %g: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %c = tgc.sub %x, %m : tensor<4x8xf32>
+  %n = tgc.mul %c, %r : tensor<4x8xf32>
+  %s = tgc.mul %n, %g : tensor<4x8xf32>
+  %a = tgc.add %s, %g : tensor<4x8xf32>
+  %a1 = tgc.reshape %a : tensor<4x8xf32> -> tensor<4x1x8xf32>
+  %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x8x8xf32>
+  %wt = tgc.permute %w [1, 0] : tensor<8x8xf32> -> tensor<8x8xf32>
+  %w1 = tgc.reshape %wt : tensor<8x8xf32> -> tensor<1x8x8xf32>
+  %w2 = tgc.expand %w1 : tensor<1x8x8xf32> -> tensor<4x8x8xf32>
+  %p = tgc.mul %a2, %w2 : tensor<4x8x8xf32>
+  %y = tgc.reduce_axis add %p [2] : tensor<4x8x8xf32> -> tensor<4x8x1xf32>
+  %o = tgc.reshape %y : tensor<4x8x1xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func @relu_wide_matmul(
+//       CHECK:   tgc.kernel "r_4_64_8"
+//       CHECK:     tgc.max
+//   CHECK-NOT:   tgc.kernel
+//       CHECK:   return
+func.func @relu_wide_matmul(%x: tensor<4x8xf32>, %w: tensor<8x64xf32>) -> tensor<4x64xf32> {
+  %z = tgc.const dense<0.0> : tensor<4x8xf32>
+  %a = tgc.max %x, %z : tensor<4x8xf32>
+  %a1 = tgc.reshape %a : tensor<4x8xf32> -> tensor<4x1x8xf32>
+  %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x64x8xf32>
+  %wt = tgc.permute %w [1, 0] : tensor<8x64xf32> -> tensor<64x8xf32>
+  %w1 = tgc.reshape %wt : tensor<64x8xf32> -> tensor<1x64x8xf32>
+  %w2 = tgc.expand %w1 : tensor<1x64x8xf32> -> tensor<4x64x8xf32>
+  %p = tgc.mul %a2, %w2 : tensor<4x64x8xf32>
+  %y = tgc.reduce_axis add %p [2] : tensor<4x64x8xf32> -> tensor<4x64x1xf32>
+  %o = tgc.reshape %y : tensor<4x64x1xf32> -> tensor<4x64xf32>
+  return %o : tensor<4x64xf32>
+}
