@@ -541,7 +541,10 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   every other input element two contiguous loads and a permute; a row of
   7, 14, 28 or 56 pixels is padded to 1, 1, 2 or 4 whole vectors, the last
   one read and written with masked (partial) loads and stores (AVX-512's
-  masks, else AVX's vmaskmovps); a 1x1
+  masks, else AVX's vmaskmovps); a longer axis (ViT's 197 tokens: 13
+  vectors) runs its vectors in a loop and counts the last one's lanes at
+  run time; a register tile's axis that no divisor fills (197 rows) is
+  padded too (200: 8 rows); a 1x1
   convolution fused into a global pool unrolls its pixels into the tile; a
   constant Gemm B is packed into panels of the tile's 32 columns (its rows
   4 KiB apart would share a few cache sets), and THREAD splits the axis

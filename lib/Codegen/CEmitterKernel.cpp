@@ -115,6 +115,9 @@ private:
   std::string toBits(const std::string &value, Type element);
   std::string fromBits(const std::string &bits, Type element, StringRef cType);
   Address addressOf(Value pointer);
+  std::optional<std::string> activeLanes(Operation *access, unsigned count);
+  std::string laneGate(Operation *access, const Address &address,
+                       unsigned lane);
   static std::string offsetIndex(StringRef index, unsigned lane);
 
   const CStyleLanguage &language;
@@ -439,6 +442,41 @@ Address KernelRenderer::addressOf(Value pointer) {
   return Address{lanes[pointer].front(), "0", ""};
 }
 
+/// The lanes a partial vector access (PartialVectors.h) touches, as a C
+/// expression: a count, or the lanes below a limit known at run time.
+std::optional<std::string> KernelRenderer::activeLanes(Operation *access,
+                                                       unsigned count) {
+  if (std::optional<int64_t> active = getActiveLanes(access))
+    return std::to_string(*active);
+  auto index = access->getOperand(0).getDefiningOp<IndexOp>();
+  CmpltOp less = index ? laneLimitOf(access, index.getGate()) : CmpltOp();
+  if (!less)
+    return std::nullopt;
+  // The gate holds for lane 0: at least one lane is active.
+  std::string left = "(" + lanes[less.getOperand(1)].front() + " - " +
+                     lanes[less.getOperand(0)].front() + ")";
+  std::string lanesText = std::to_string(count);
+  return "(" + left + " < " + lanesText + " ? (int)" + left + " : " +
+         lanesText + ")";
+}
+
+/// The condition under which lane `lane` of an access rendered lane by
+/// lane touches memory: empty for always, "0" for never.
+std::string KernelRenderer::laneGate(Operation *access, const Address &address,
+                                     unsigned lane) {
+  if (std::optional<int64_t> active = getActiveLanes(access);
+      active && lane >= *active)
+    return "0";
+  std::string gate = address.gate;
+  auto index = access->getOperand(0).getDefiningOp<IndexOp>();
+  if (CmpltOp less = index ? laneLimitOf(access, index.getGate()) : CmpltOp();
+      less && lane > 0)
+    gate = "(" + gate + " && " +
+           offsetIndex(lanes[less.getOperand(0)].front(), lane) + " < " +
+           lanes[less.getOperand(1)].front() + ")";
+  return gate;
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -607,16 +645,15 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
   std::string name = newName("val");
   SmallVector<std::string, 1> &resultLanes = lanes[op.getResult()];
   // A partial load (PartialVectors.h) reads its first lanes only.
-  std::optional<int64_t> active = getActiveLanes(op);
+  std::optional<std::string> active = activeLanes(op, count);
   if (std::string vector = nativeType(op.getType()); !vector.empty()) {
     helpers.requireVector(element, count);
     std::string alt =
         op.getAlt() ? lanes[op.getAlt()].front() : vector + "_splat(0)";
     std::string value = vectorSlot(op.getPtr(), address);
     if (value.empty() && active)
-      value = vector + "_load_part(" + address.buffer + " + " +
-              address.index + ", " + std::to_string(*active) + ", " + alt +
-              ")";
+      value = vector + "_load_part(" + address.buffer + " + " + address.index +
+              ", " + *active + ", " + alt + ")";
     else if (value.empty())
       value = vector + "_load(" + address.buffer + " + " + address.index + ")";
     if (!address.gate.empty())
@@ -646,10 +683,11 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
         address.buffer + "[" + offsetIndex(address.index, lane) + "]";
     // Registers hold computed values; buffers hold the stored form.
     std::string value = inRegisters ? access : fromStorage(access, element);
-    if (active && lane >= *active)
+    std::string gate = laneGate(op, address, lane);
+    if (gate == "0")
       value = alt;
-    else if (!address.gate.empty())
-      value = address.gate + " ? " + value + " : " + alt;
+    else if (!gate.empty())
+      value = gate + " ? " + value + " : " + alt;
     std::string laneName =
         count == 1 ? name : name + "_" + std::to_string(lane);
     line(*cType + " " + laneName + " = " + value + ";");
@@ -668,7 +706,8 @@ LogicalResult KernelRenderer::renderStore(StoreOp op) {
   ArrayRef<std::string> valueLanes = lanes[op.getValue()];
   std::string guard = address.gate.empty() ? "" : "if (" + address.gate + ") ";
   // A partial store (PartialVectors.h) writes its first lanes only.
-  std::optional<int64_t> active = getActiveLanes(op);
+  std::optional<std::string> active =
+      activeLanes(op, getLaneCount(op.getValue().getType()));
   if (std::string vector = nativeType(op.getValue().getType());
       !vector.empty()) {
     std::string slot = vectorSlot(op.getPtr(), address);
@@ -676,19 +715,19 @@ LogicalResult KernelRenderer::renderStore(StoreOp op) {
       line(guard + slot + " = " + valueLanes.front() + ";");
     else if (active)
       line(guard + vector + "_store_part(" + address.buffer + " + " +
-           address.index + ", " + std::to_string(*active) + ", " +
-           valueLanes.front() + ");");
+           address.index + ", " + *active + ", " + valueLanes.front() + ");");
     else
       line(guard + vector + "_store(" + address.buffer + " + " +
            address.index + ", " + valueLanes.front() + ");");
     return success();
   }
   for (auto [lane, value] : llvm::enumerate(valueLanes)) {
-    if (active && (int64_t)lane >= *active)
+    std::string gate = laneGate(op, address, lane);
+    if (gate == "0")
       break;
     std::string stored = inRegisters ? value : toStorage(value, element);
-    line(guard + address.buffer + "[" + offsetIndex(address.index, lane) +
-         "] = " + stored + ";");
+    line((gate.empty() ? "" : "if (" + gate + ") ") + address.buffer + "[" +
+         offsetIndex(address.index, lane) + "] = " + stored + ";");
   }
   return success();
 }

@@ -6,7 +6,10 @@
 // become one vector access (tinygrad's devectorizer folds expanded loads
 // and stores the same way); the rest stays a gather of scalars. Lanes of an
 // axis padded to the vector (PADTO) whose gates fold to false past the old
-// bound make a partial access of the leading lanes (PartialVectors.h).
+// bound make a partial access of the leading lanes (PartialVectors.h);
+// lanes of an axis padded past several vectors, whose vectors run in a
+// loop, have gates `first + lane < limit` that fold to nothing, and make an
+// access whose active lanes are counted at run time (kLaneLimitAttr).
 // Loads of every other element, `i, i+2, ...` (a convolution or pool of
 // stride 2 along its vector axis), become two contiguous vector loads whose
 // even lanes are picked: the C compiler turns that into one permute
@@ -45,12 +48,82 @@ bool isOffsetBy(const LinearSum &a, Value bValue, int64_t offset) {
 struct SpacedLanes {
   IndexOp base;
   int64_t active = 0;
+  /// The lanes' gates are `first + lane < limit` (kLaneLimitAttr): base's
+  /// gate is lane 0's, the active lanes known at run time.
+  bool laneLimit = false;
 };
 
+/// Operand `which` of a gate `rest and less` (the comparison) and the
+/// other one (`rest`), or, for which == 1, a gate that is a comparison
+/// alone (no `rest`).
+CmpltOp gateComparison(Value gate, unsigned which, Value &rest) {
+  rest = Value();
+  if (!gate)
+    return {};
+  if (auto both = gate.getDefiningOp<AndOp>()) {
+    rest = both.getOperand(1 - which);
+    return both.getOperand(which).getDefiningOp<CmpltOp>();
+  }
+  return which == 1 ? gate.getDefiningOp<CmpltOp>() : CmpltOp();
+}
+
+/// Lanes whose gates are `rest and first + lane < limit` (either order)
+/// with one `rest` (or none) and one `limit`: an axis padded past several
+/// vectors, whose vectors run in a loop (ViT's 197 tokens in 13 vectors of
+/// 16). Leading lanes may have just `rest`, where tgc-symbolic proved the
+/// comparison true (lanes 0-4 of 197 = 12 * 16 + 5).
+struct LaneLimit {
+  Value rest;
+  /// Lane 0's `first`, and `limit`.
+  LinearSum first;
+  Value limit;
+};
+
+std::optional<LaneLimit> matchLaneLimit(ArrayRef<IndexOp> indices) {
+  for (unsigned which : {1u, 0u}) {
+    // The first lane whose gate has the comparison.
+    int64_t gated = 0;
+    Value rest;
+    CmpltOp less;
+    for (; gated < (int64_t)indices.size(); ++gated) {
+      if (!indices[gated])
+        return std::nullopt;
+      IndexOp index = indices[gated];
+      if ((less = gateComparison(index.getGate(), which, rest)))
+        break;
+    }
+    if (!less)
+      continue;
+    LinearSum base = linearSumOf(less.getOperand(0));
+    Value limit = less.getOperand(1);
+    bool all = true;
+    for (auto [lane, laneIndex] : llvm::enumerate(indices)) {
+      IndexOp index = laneIndex;
+      if (!index)
+        return std::nullopt;
+      Value gate = index.getGate(), laneRest;
+      if ((int64_t)lane < gated) {
+        all &= gate == rest || (!rest && constantBool(gate) == true);
+        continue;
+      }
+      CmpltOp laneLess = gateComparison(gate, which, laneRest);
+      all &= laneLess && laneRest == rest && laneLess.getOperand(1) == limit &&
+             isOffsetBy(base, laneLess.getOperand(0), lane - gated);
+    }
+    if (!all)
+      continue;
+    base.constant -= gated;
+    return LaneLimit{rest, base, limit};
+  }
+  return std::nullopt;
+}
+
 /// `pointers` holds one pointer per lane in lane order, null for a lane
-/// with no access (only stores have none).
-std::optional<SpacedLanes> spacedLanes(ArrayRef<Value> pointers,
-                                       int64_t stride) {
+/// with no access (only stores have none). Lanes gated by a lane limit get
+/// a new base index at `builder`'s insertion point, where the vector
+/// access goes, gated by `rest and (first < limit)` (laneLimitOf).
+std::optional<SpacedLanes> spacedLanes(ArrayRef<Value> pointers, int64_t stride,
+                                       OpBuilder &builder) {
   SmallVector<IndexOp> indices;
   for (Value pointer : pointers) {
     auto index = pointer ? pointer.getDefiningOp<IndexOp>() : IndexOp();
@@ -63,6 +136,7 @@ std::optional<SpacedLanes> spacedLanes(ArrayRef<Value> pointers,
     return std::nullopt;
   LinearSum base = linearSumOf(first.getIdx());
   int64_t active = indices.size();
+  std::optional<LaneLimit> laneLimit;
   for (auto [lane, index] : llvm::enumerate(indices)) {
     bool idle = !index || constantBool(index.getGate()) == false;
     if (idle) {
@@ -70,13 +144,28 @@ std::optional<SpacedLanes> spacedLanes(ArrayRef<Value> pointers,
       continue;
     }
     // An active lane after an idle one: not a prefix.
-    if ((int64_t)lane > active || index.getBuf() != first.getBuf() ||
-        index.getGate() != first.getGate())
+    if ((int64_t)lane > active || index.getBuf() != first.getBuf())
       return std::nullopt;
+    if (index.getGate() != first.getGate() && !laneLimit) {
+      if (stride != 1 || active != (int64_t)indices.size() ||
+          !(laneLimit = matchLaneLimit(indices)))
+        return std::nullopt;
+    }
     if (lane && !isOffsetBy(base, index.getIdx(), stride * lane))
       return std::nullopt;
   }
-  return SpacedLanes{first, active};
+  if (!laneLimit)
+    return SpacedLanes{first, active, false};
+  Location loc = first.getLoc();
+  Value comparison = builder.create<CmpltOp>(
+      loc, buildLinearSum(builder, loc, laneLimit->first), laneLimit->limit);
+  Value gate =
+      laneLimit->rest
+          ? builder.create<AndOp>(loc, laneLimit->rest, comparison).getResult()
+          : comparison;
+  auto index = builder.create<IndexOp>(loc, first.getType(), first.getBuf(),
+                                       first.getIdx(), gate);
+  return SpacedLanes{index, active, true};
 }
 
 /// The elements of the buffer `index` points into, if it is one of the
@@ -101,7 +190,11 @@ std::optional<int64_t> bufferElements(IndexOp index) {
 /// padding gate its lanes had folded to true is dropped (so is that of a
 /// whole vector: the first of a padded axis upcast into several).
 void setActiveLanes(Operation *access, IndexOp base, int64_t active,
-                    int64_t lanes) {
+                    int64_t lanes, bool laneLimit = false) {
+  if (laneLimit) {
+    access->setAttr(kLaneLimitAttr, UnitAttr::get(access->getContext()));
+    return;
+  }
   if (constantBool(base.getGate()) == true)
     base.getGateMutable().clear();
   if (active == lanes)
@@ -124,14 +217,14 @@ void foldLoads(VectorizeOp vectorize) {
     pointers.push_back(load.getPtr());
   }
   int64_t n = pointers.size();
-  std::optional<SpacedLanes> contiguous = spacedLanes(pointers, 1);
+  OpBuilder builder(vectorize);
+  std::optional<SpacedLanes> contiguous = spacedLanes(pointers, 1, builder);
   // Every other element: worth two loads and a permute from 4 lanes on.
   std::optional<SpacedLanes> strided;
   if (!contiguous && n >= 4 && n % 2 == 0)
-    strided = spacedLanes(pointers, 2);
+    strided = spacedLanes(pointers, 2, builder);
   if (!contiguous && !strided)
     return;
-  OpBuilder builder(vectorize);
   Location loc = vectorize.getLoc();
   auto type = cast<VectorType>(vectorize.getType());
   Value vectorAlt;
@@ -142,7 +235,8 @@ void foldLoads(VectorizeOp vectorize) {
   SmallVector<IndexOp, 2> kept;
   if (contiguous) {
     auto load = builder.create<LoadOp>(loc, type, contiguous->base, vectorAlt);
-    setActiveLanes(load, contiguous->base, contiguous->active, n);
+    setActiveLanes(load, contiguous->base, contiguous->active, n,
+                   contiguous->laneLimit);
     folded = load;
     kept.push_back(contiguous->base);
   } else {
@@ -220,10 +314,6 @@ void foldStores(Block &block) {
     SmallVector<Value> pointers;
     for (StoreOp store : stores)
       pointers.push_back(store ? store.getPtr() : Value());
-    std::optional<SpacedLanes> contiguous = spacedLanes(pointers, 1);
-    if (!contiguous)
-      continue;
-    IndexOp base = contiguous->base;
     // After the last lane's store, where every lane's value is computed.
     Operation *last = stores.front();
     for (StoreOp store : stores)
@@ -231,9 +321,14 @@ void foldStores(Block &block) {
         last = store;
     OpBuilder builder(last->getContext());
     builder.setInsertionPointAfter(last);
+    std::optional<SpacedLanes> contiguous = spacedLanes(pointers, 1, builder);
+    if (!contiguous)
+      continue;
+    IndexOp base = contiguous->base;
     auto folded =
         builder.create<StoreOp>(last->getLoc(), base.getResult(), vector);
-    setActiveLanes(folded, base, contiguous->active, stores.size());
+    setActiveLanes(folded, base, contiguous->active, stores.size(),
+                   contiguous->laneLimit);
     for (StoreOp store : stores) {
       if (!store)
         continue;

@@ -153,20 +153,20 @@ constexpr int64_t kIndependentVectors = 4;
 /// when each output takes this many reduction steps or more.
 constexpr int64_t kMinReduceForScatter = 64;
 
-/// Most vectors a padded axis becomes: all of them are upcast into
-/// registers, so that each vector's gate is a constant lane count.
+/// Most vectors of a padded axis that are all upcast into registers, so
+/// that each vector's gate is a constant lane count. A longer axis runs its
+/// vectors in a loop, and the last one's lanes are counted at run time
+/// (PartialVectors.h: kLaneLimitAttr).
 constexpr int64_t kMaxPaddedVectors = 4;
 
 /// The lanes an axis of `bound` is padded to, a multiple of `lanes`
 /// (PADTO, then partial vector loads and stores), or 0 if it is not worth
-/// it: at most an eighth of the lanes idle, in at most kMaxPaddedVectors
-/// vectors (rows of 14 or 7 pixels in 16 or 8 lanes; 28 or 56 in 2 or 4
-/// vectors of 16, where a divisor would give 4 or 8 lanes). Longer axes
-/// would need a gate that varies from one vector to the next.
+/// it: at most an eighth of the lanes idle (rows of 14 or 7 pixels in 16
+/// or 8 lanes; 28 or 56 in 2 or 4 vectors of 16, where a divisor would
+/// give 4 or 8 lanes; ViT's 197 tokens in 13 vectors of 16).
 int64_t paddedLanes(int64_t bound, int64_t lanes) {
   int64_t padded = (bound + lanes - 1) / lanes * lanes;
-  if (bound % lanes == 0 || padded / lanes > kMaxPaddedVectors ||
-      (padded - bound) * 8 > padded)
+  if (bound % lanes == 0 || (padded - bound) * 8 > padded)
     return 0;
   return padded;
 }
@@ -811,7 +811,7 @@ bool applyStackOpts(KernelOp kernel, KernelShape &shape,
   if (padded)
     apply(kernel, OptKind::Padto, findRange(kernel, *vectorId), lanes);
   apply(kernel, OptKind::Upcast, findRange(kernel, *vectorId), lanes);
-  if (padded && bound > lanes)
+  if (padded && bound > lanes && bound / lanes <= kMaxPaddedVectors)
     apply(kernel, OptKind::Upcast, findRange(kernel, *vectorId),
           bound / lanes);
   return true;
@@ -971,10 +971,12 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       if (rowVectors > 1 &&
           apply(kernel, OptKind::Upcast, findRange(kernel, id), rowVectors))
         vectorCopies = rowVectors;
-      // Every vector of a padded axis in registers: the last one's gate is
-      // then a constant count of lanes. So with a narrow axis: each
-      // broadcast feeds all of its vectors.
+      // Every vector of a padded axis in registers, up to
+      // kMaxPaddedVectors: the last one's gate is then a constant count of
+      // lanes. So with a narrow axis: each broadcast feeds all of its
+      // vectors.
       if ((padded || narrow) && bound > lanes &&
+          bound / lanes <= kMaxPaddedVectors &&
           apply(kernel, OptKind::Upcast, findRange(kernel, id), bound / lanes))
         vectorCopies = bound / lanes;
       // Nothing reuses the vector's loads (a matrix-vector product: one

@@ -14,8 +14,9 @@
 #ifndef TGC_CODEGEN_PARTIALVECTORS_H
 #define TGC_CODEGEN_PARTIALVECTORS_H
 
-#include "mlir/IR/Operation.h"
+#include "IR/TgcOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
 #include <optional>
 
 namespace mlir::tgc {
@@ -29,6 +30,24 @@ inline std::optional<int64_t> getActiveLanes(Operation *access) {
   if (auto attr = access->getAttrOfType<IntegerAttr>(kActiveLanesAttr))
     return attr.getInt();
   return std::nullopt;
+}
+
+/// The attribute on a vector tgc.load or tgc.store whose active lanes are
+/// known only at run time: an axis padded past several vectors (ViT's 197
+/// tokens in 13 vectors of 16) runs its vectors in a loop, and only the
+/// last one is partial. Its index's gate is `first < limit`, or `other and
+/// (first < limit)` (laneLimitOf finds the comparison), and lane l is
+/// active where `first + l < limit` holds: the first `limit - first`.
+inline constexpr llvm::StringLiteral kLaneLimitAttr = "lane_limit";
+
+/// The comparison `first < limit` that bounds the active lanes of an
+/// access marked with kLaneLimitAttr, given its index's gate.
+inline CmpltOp laneLimitOf(Operation *access, Value gate) {
+  if (!access->hasAttr(kLaneLimitAttr) || !gate)
+    return {};
+  if (auto both = gate.getDefiningOp<AndOp>())
+    gate = both.getOperand(1);
+  return gate.getDefiningOp<CmpltOp>();
 }
 
 } // namespace mlir::tgc

@@ -1,7 +1,10 @@
 // Rows a little shorter than a vector (14 columns in 16 lanes, 7 in 8)
 // or than two (28 in 32): the heuristic pads the column axis to whole
 // vectors (PADTO) and the C reads and writes each row's last vector with a
-// partial (masked) access that touches its first 14, 7 or 12 lanes only. The results match a double-precision
+// partial (masked) access that touches its first 14, 7 or 12 lanes only.
+// A row of 100 is 7 vectors of 16 in a loop: each access's lanes are
+// counted at run time (100 - 16 * vector, at most 16), 4 in the last one.
+// The results match a double-precision
 // reference, and the floats just past each output are untouched (a whole
 // vector store would overwrite them), built with gcc and clang, with
 // vector extensions and with the portable fallback.
@@ -24,6 +27,10 @@
 // SRC-NOT: tgc_f32x16_load_part
 // SRC: tgc_f32x16_load_part(data{{[0-9]+}} + {{.*}}, 12, tgc_f32x16_splat(0))
 // SRC: tgc_f32x16_store_part(data{{[0-9]+}} + {{.*}}, 12,
+// SRC: opts: PADTO(1,16) UPCAST(1,16) UPCAST(0,3)
+// SRC: for (ptrdiff_t [[V:ridx[0-9]+]] = 0; [[V]] < 7; [[V]]++)
+// SRC: tgc_f32x16_load_part(data{{[0-9]+}} + {{.*}}, ((100 - [[F:alu[0-9]+]]) < 16 ? (int)(100 - [[F]]) : 16), tgc_f32x16_splat(0))
+// SRC: tgc_f32x16_store_part(data{{[0-9]+}} + {{.*}}, ((100 - [[F]]) < 16 ? (int)(100 - [[F]]) : 16),
 
 // CHECK: y14: ok
 // CHECK-NEXT: y14 guard: ok
@@ -31,12 +38,15 @@
 // CHECK-NEXT: y7 guard: ok
 // CHECK-NEXT: y28: ok
 // CHECK-NEXT: y28 guard: ok
+// CHECK-NEXT: y100: ok
+// CHECK-NEXT: y100 guard: ok
 
 module {
   func.func @main(%a: tensor<3x32xf32> {tgc.name = "a"}, %b: tensor<32x14xf32> {tgc.name = "b"},
-                  %c: tensor<32x7xf32> {tgc.name = "c"}, %d: tensor<32x28xf32> {tgc.name = "d"})
+                  %c: tensor<32x7xf32> {tgc.name = "c"}, %d: tensor<32x28xf32> {tgc.name = "d"},
+                  %e: tensor<32x100xf32> {tgc.name = "e"})
       -> (tensor<3x14xf32> {tgc.name = "y14"}, tensor<3x7xf32> {tgc.name = "y7"},
-          tensor<3x28xf32> {tgc.name = "y28"}) {
+          tensor<3x28xf32> {tgc.name = "y28"}, tensor<3x100xf32> {tgc.name = "y100"}) {
     %a3 = tgc.reshape %a : tensor<3x32xf32> -> tensor<3x32x1xf32>
     %ab = tgc.expand %a3 : tensor<3x32x1xf32> -> tensor<3x32x14xf32>
     %b3 = tgc.reshape %b : tensor<32x14xf32> -> tensor<1x32x14xf32>
@@ -58,6 +68,12 @@ module {
     %o = tgc.mul %ad, %de : tensor<3x32x28xf32>
     %u = tgc.reduce_axis add %o [1] : tensor<3x32x28xf32> -> tensor<3x1x28xf32>
     %y28 = tgc.reshape %u : tensor<3x1x28xf32> -> tensor<3x28xf32>
-    return %y14, %y7, %y28 : tensor<3x14xf32>, tensor<3x7xf32>, tensor<3x28xf32>
+    %ae = tgc.expand %a3 : tensor<3x32x1xf32> -> tensor<3x32x100xf32>
+    %e3 = tgc.reshape %e : tensor<32x100xf32> -> tensor<1x32x100xf32>
+    %ee = tgc.expand %e3 : tensor<1x32x100xf32> -> tensor<3x32x100xf32>
+    %p = tgc.mul %ae, %ee : tensor<3x32x100xf32>
+    %v = tgc.reduce_axis add %p [1] : tensor<3x32x100xf32> -> tensor<3x1x100xf32>
+    %y100 = tgc.reshape %v : tensor<3x1x100xf32> -> tensor<3x100xf32>
+    return %y14, %y7, %y28, %y100 : tensor<3x14xf32>, tensor<3x7xf32>, tensor<3x28xf32>, tensor<3x100xf32>
   }
 }

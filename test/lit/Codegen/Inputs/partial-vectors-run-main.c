@@ -6,6 +6,7 @@
 
 #define GUARD 16
 static float a[NET_A_ELEMS], b[NET_B_ELEMS], c[NET_C_ELEMS], d[NET_D_ELEMS];
+static float e[NET_E_ELEMS], y100[NET_Y100_ELEMS + GUARD];
 static float y14[NET_Y14_ELEMS + GUARD], y7[NET_Y7_ELEMS + GUARD];
 static float y28[NET_Y28_ELEMS + GUARD];
 
@@ -30,6 +31,7 @@ int main(void) {
   static unsigned char block[NET_ARENA_BYTES + 64];
   unsigned char *arena = block + (64 - (size_t)block % 64) % 64;
   double want14[NET_Y14_ELEMS], want7[NET_Y7_ELEMS], want28[NET_Y28_ELEMS];
+  double want100[NET_Y100_ELEMS];
   net_inputs in;
   net_outputs out;
   int i, j, k;
@@ -41,8 +43,12 @@ int main(void) {
     c[i] = (float)((i * 3) % 7 - 3) * 0.5f;
   for (i = 0; i < NET_D_ELEMS; ++i)
     d[i] = (float)((i * 11) % 17 - 8) * 0.25f;
+  for (i = 0; i < NET_E_ELEMS; ++i)
+    e[i] = (float)((i * 13) % 19 - 9) * 0.125f;
   for (i = 0; i < NET_Y28_ELEMS + GUARD; ++i)
     y28[i] = -7.0f;
+  for (i = 0; i < NET_Y100_ELEMS + GUARD; ++i)
+    y100[i] = -7.0f;
   for (i = 0; i < NET_Y14_ELEMS + GUARD; ++i)
     y14[i] = -7.0f;
   for (i = 0; i < NET_Y7_ELEMS + GUARD; ++i)
@@ -66,14 +72,22 @@ int main(void) {
         s += (double)a[i * 32 + k] * d[k * 28 + j];
       want28[i * 28 + j] = s;
     }
+    for (j = 0; j < 100; ++j) {
+      double s = 0;
+      for (k = 0; k < 32; ++k)
+        s += (double)a[i * 32 + k] * e[k * 100 + j];
+      want100[i * 100 + j] = s;
+    }
   }
   in.a = a;
   in.b = b;
   in.c = c;
   in.d = d;
+  in.e = e;
   out.y14 = y14;
   out.y7 = y7;
   out.y28 = y28;
+  out.y100 = y100;
   if (net_run(&in, &out, arena) != NET_OK) {
     printf("net_run failed\n");
     return 1;
@@ -84,5 +98,7 @@ int main(void) {
   check_guard("y7", y7 + NET_Y7_ELEMS);
   check("y28", y28, want28, NET_Y28_ELEMS);
   check_guard("y28", y28 + NET_Y28_ELEMS);
+  check("y100", y100, want100, NET_Y100_ELEMS);
+  check_guard("y100", y100 + NET_Y100_ELEMS);
   return 0;
 }
