@@ -161,12 +161,19 @@ constexpr int64_t kMaxPaddedVectors = 4;
 
 /// The lanes an axis of `bound` is padded to, a multiple of `lanes`
 /// (PADTO, then partial vector loads and stores), or 0 if it is not worth
-/// it: at most an eighth of the lanes idle (rows of 14 or 7 pixels in 16
-/// or 8 lanes; 28 or 56 in 2 or 4 vectors of 16, where a divisor would
-/// give 4 or 8 lanes; ViT's 197 tokens in 13 vectors of 16).
-int64_t paddedLanes(int64_t bound, int64_t lanes) {
+/// it: at most an eighth of the lanes idle (a sixth where `fewerLoads`:
+/// `loadsWhole`: the axis needs no PACK), in at most `maxVectors`
+/// vectors (rows of 14 or 7 pixels in 16 or 8 lanes; 28 or 56 in 2 or 4
+/// vectors of 16, where a divisor would give 4 or 8 lanes; SqueezeNet's
+/// pools to rows of 55 and 27 in 4 and 2 vectors of 16, 24x and 18x
+/// faster than scalar; as a last resort, any number: ViT's 197 tokens in
+/// 13 vectors of 16).
+int64_t paddedLanes(int64_t bound, int64_t lanes,
+                    int64_t maxVectors = kMaxPaddedVectors,
+                    bool loadsWhole = true) {
   int64_t padded = (bound + lanes - 1) / lanes * lanes;
-  if (bound % lanes == 0 || (padded - bound) * 8 > padded)
+  if (bound % lanes == 0 || padded / lanes > maxVectors ||
+      (padded - bound) * (loadsWhole ? 6 : 8) > padded)
     return 0;
   return padded;
 }
@@ -174,6 +181,24 @@ int64_t paddedLanes(int64_t bound, int64_t lanes) {
 /// True if a PACK of `access`'s weight can make `range` its innermost dim.
 bool packable(const Access &access, RangeOp range) {
   return access.weight && llvm::is_contained(access.weightDims, range);
+}
+
+/// True if every reduction-loop load along `range` is a vector load as
+/// it is (or, with `strideTwo`, two and a permute): PACK does not apply
+/// to a padded axis. RegNet's 1x1 convolutions of 440 channels, their
+/// weights gathered lane by lane in 28 vectors of 16, ran 1.5x slower than
+/// with 55 packed vectors of 8; MnasNet's to 40 channels in 3 of 16, 2x
+/// slower than in 5 packed of 8.
+bool loadsWhole(KernelShape &shape, RangeOp range, int64_t lanes,
+                bool strideTwo = false) {
+  return llvm::all_of(shape.accesses, [&](const Access &access) {
+    if (access.isStore || !access.inReduce)
+      return true;
+    StrideClass stride = shape.strideClass(access, range, lanes);
+    return stride == StrideClass::Contiguous ||
+           stride == StrideClass::Constant ||
+           (strideTwo && stride == StrideClass::StrideTwo);
+  });
 }
 
 /// How well `range` serves as vector lanes: -1 if it cannot, else twice
@@ -185,9 +210,12 @@ bool packable(const Access &access, RangeOp range) {
 /// from packed weights along the output channels still does.
 int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
                     bool allowGathers, bool allowScatter = false,
-                    bool padded = false) {
+                    bool padded = false,
+                    int64_t maxVectors = kMaxPaddedVectors) {
   bool isOutput = range.getAxis() != AxisType::reduce;
-  if (padded ? !isOutput || !paddedLanes(range.getBound(), lanes)
+  if (padded ? !isOutput || !paddedLanes(range.getBound(), lanes, maxVectors,
+                                         loadsWhole(shape, range, lanes,
+                                                    /*strideTwo=*/true))
              : (int64_t)range.getBound() % lanes != 0)
     return -1;
   int64_t contiguous = 0, gathers = 0;
@@ -245,6 +273,16 @@ RangeOp vectorLoadAxis(KernelShape &shape, int64_t lanes) {
   return {};
 }
 
+/// True if some reduction-loop load does not move along `range`: each of
+/// its values is broadcast to the vector's lanes, and a register tile can
+/// share the vector's loads (ViT's attention scores: a row of K^T per
+/// query element).
+bool broadcastsAlong(KernelShape &shape, RangeOp range) {
+  return llvm::any_of(shape.accesses, [&](const Access &access) {
+    return !access.isStore && access.inReduce && !shape.moves(access, range);
+  });
+}
+
 VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
   for (auto [allowGathers, allowScatter] :
        {std::pair(false, false), std::pair(true, false),
@@ -269,6 +307,19 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
         return {best, lanes, false};
       if (!allowGathers && !allowScatter) {
         consider(shape.outputs, true);
+        // Past kMaxPaddedVectors, an axis whose loads a register tile
+        // shares (a row of a matmul's B, each vector under a mask counted
+        // at run time, feeds the tile's broadcasts): 16 lanes with the
+        // last vector masked beat 4 whole ones.
+        if (!best)
+          for (RangeOp range : llvm::reverse(shape.outputs))
+            if (int64_t score = vectorScore(shape, range, lanes, false, false,
+                                            /*padded=*/true, INT64_MAX);
+                score > bestScore && broadcastsAlong(shape, range) &&
+                loadsWhole(shape, range, lanes)) {
+              best = range;
+              bestScore = score;
+            }
         // A padded axis that only its stores favour (every load reads
         // every other element or does not move) loses to an axis of
         // vector loads that only scatters its stores: each of the padded
@@ -283,6 +334,26 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
           return {best, lanes, true};
       }
     }
+  }
+  // Last, any output axis padded past kMaxPaddedVectors, its vectors in a
+  // loop. Not before whole vectors of fewer lanes where nothing shares the
+  // masked loads: MnasNet's depthwise convolutions of 72 channels (every
+  // load moves with the vector) ran 5x slower as 5 vectors of 16, the
+  // last one masked, than as 9 of 8.
+  for (int64_t lanes = maxLanes; lanes >= 4; lanes /= 2) {
+    RangeOp best;
+    int64_t bestScore = 0;
+    for (RangeOp range : llvm::reverse(shape.outputs)) {
+      int64_t score = vectorScore(shape, range, lanes, /*allowGathers=*/false,
+                                  /*allowScatter=*/false, /*padded=*/true,
+                                  /*maxVectors=*/INT64_MAX);
+      if (score > bestScore && loadsWhole(shape, range, lanes)) {
+        best = range;
+        bestScore = score;
+      }
+    }
+    if (best)
+      return {best, lanes, true};
   }
   return {};
 }
@@ -420,22 +491,20 @@ double tileReuse(int64_t vectors, int64_t bound, int64_t accumulators) {
   return double(vectors * copies) / double(vectors + copies);
 }
 
-/// Most of a padded tile axis left idle: an eighth, as for vector lanes.
-constexpr int64_t kMaxTileWasteEighths = 1;
-
 /// The length a register tile's axis is computed over: its bound, or, for
-/// an output axis whose divisors would fill under a quarter of the
-/// accumulators, the next multiple of half of them if that leaves at most
-/// an eighth idle (PADTO). ViT's 197 tokens, a prime, made a matmul of
-/// four vectors by one row (42 GFLOP/s); padded to 200 they take 8 rows
-/// (100 GFLOP/s). A row of 7 or 14 pixels keeps its 7.
+/// an output axis with no divisor above 2 that fits the accumulators, the
+/// next multiple of half of them if that leaves at most an eighth idle
+/// (PADTO). ViT's 197 tokens, a prime, made a matmul of four vectors by
+/// one row (42 GFLOP/s); padded to 200 they take 8 rows (100 GFLOP/s).
+/// SqueezeNet's 111 pixels keep their 3 (4 vectors by 3 pixels ran 1.6x
+/// faster than 2 by 8 padded), rows of 7 or 14 pixels their 7.
 int64_t paddedTileBound(RangeOp tile, int64_t accumulators) {
   int64_t bound = tile.getBound(), want = accumulators / 2;
   if (tile.getAxis() == AxisType::reduce || want < 2 ||
-      4 * largestDivisor(bound, accumulators) >= accumulators)
+      largestDivisor(bound, accumulators) > 2)
     return bound;
   int64_t padded = (bound + want - 1) / want * want;
-  return (padded - bound) * 8 <= padded * kMaxTileWasteEighths ? padded : bound;
+  return (padded - bound) * 8 <= padded ? padded : bound;
 }
 
 bool apply(KernelOp kernel, OptKind kind, RangeOp range, int64_t amount) {
@@ -802,7 +871,8 @@ bool applyStackOpts(KernelOp kernel, KernelShape &shape,
   int64_t bound = 0;
   if (vector) {
     vectorId = vector.getId();
-    bound = padded ? paddedLanes(vector.getBound(), lanes) : vector.getBound();
+    bound = padded ? paddedLanes(vector.getBound(), lanes, INT64_MAX)
+                   : vector.getBound();
   }
   for (RangeOp range : stack)
     apply(kernel, OptKind::Upcast, range, range.getBound());
@@ -922,7 +992,7 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       int64_t id = vector.getId(), bound = vector.getBound();
       bool isReduce = vector.getAxis() == AxisType::reduce;
       if (padded) {
-        bound = paddedLanes(bound, lanes);
+        bound = paddedLanes(bound, lanes, INT64_MAX);
         apply(kernel, OptKind::Padto, vector, lanes);
       }
       // A second vector of the same row: twice the FMAs per broadcast,

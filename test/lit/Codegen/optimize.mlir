@@ -777,3 +777,74 @@ func.func @padded_tile_rows(%a: tensor<23x64xf32>, %b: tensor<64x32xf32>) -> ten
   }
   return %k : tensor<23x32xf32>
 }
+
+// A row of 27 columns: padded to 32 (5 of 32 lanes idle, under a sixth),
+// both vectors upcast, each with a constant count of active lanes.
+// CHECK-LABEL: func @padded_row_of_27(
+//       CHECK:   opts = ["PADTO(1,16)", "UPCAST(1,16)", "UPCAST(1,2)"
+func.func @padded_row_of_27(%a: tensor<8x32xf32>, %b: tensor<32x27xf32>) -> tensor<8x27xf32> {
+  %k = tgc.kernel "r_8_27_32" (%a, %b) : (tensor<8x32xf32>, tensor<32x27xf32>) -> tensor<8x27xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c32 = tgc.const 32 : index
+    %c27 = tgc.const 27 : index
+    %i = tgc.range 8 global id 0
+    %j = tgc.range 27 global id 1
+    %k = tgc.range 32 reduce id 2
+    %ai = tgc.mul %i, %c32 : index
+    %ak = tgc.add %ai, %k : index
+    %p = tgc.index %pa[%ak] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %bk = tgc.mul %k, %c27 : index
+    %bj = tgc.add %bk, %j : index
+    %q = tgc.index %pb[%bj] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %oi = tgc.mul %i, %c27 : index
+    %oj = tgc.add %oi, %j : index
+    %o = tgc.index %out[%oj] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<8x27xf32>
+}
+
+// 72 channels of a channels-last depthwise product, every load moving with
+// them: 9 whole vectors of 8, not 5 of 16 padded past kMaxPaddedVectors
+// with masks counted at run time (MnasNet's ran 5x slower so).
+// CHECK-LABEL: func @depthwise_72_channels(
+//       CHECK:   opts = ["UPCAST(1,8)"
+//   CHECK-NOT:   PADTO
+//       CHECK:   return
+func.func @depthwise_72_channels(%x: tensor<18x72xf32>, %w: tensor<3x72xf32>) -> tensor<16x72xf32> {
+  %k = tgc.kernel "r_16_72_3" (%x, %w) : (tensor<18x72xf32>, tensor<3x72xf32>) -> tensor<16x72xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c72 = tgc.const 72 : index
+    %p = tgc.range 16 global id 0
+    %c = tgc.range 72 global id 1
+    %t = tgc.range 3 reduce id 2
+    %ip = tgc.add %p, %t : index
+    %ir = tgc.mul %ip, %c72 : index
+    %xa = tgc.add %ir, %c : index
+    %xp = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %a = tgc.load %xp : !tgc.ptr<f32> -> f32
+    %wr = tgc.mul %t, %c72 : index
+    %wa = tgc.add %wr, %c : index
+    %wp = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %b = tgc.load %wp : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %t
+    %s = tgc.reduce add %m over %t : f32
+    %or = tgc.mul %p, %c72 : index
+    %oa = tgc.add %or, %c : index
+    %o = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %c
+    tgc.end %p
+    tgc.sink
+  }
+  return %k : tensor<16x72xf32>
+}
