@@ -306,6 +306,7 @@ private:
   std::optional<Const> evalGather(const NodeProto &node);
   std::optional<Const> evalSlice(const NodeProto &node);
   std::optional<Const> evalConcat(const NodeProto &node);
+  std::optional<Const> evalTranspose(const NodeProto &node);
   std::optional<Const> evalRange(const NodeProto &node);
   std::optional<Const> evalBinary(const NodeProto &node);
   std::optional<Const> evalReshapeLike(const NodeProto &node);
@@ -466,6 +467,38 @@ std::optional<Const> Folder::evalSlice(const NodeProto &node) {
   return out;
 }
 
+/// Transpose by `perm` (default: the dims reversed), as exporters use to
+/// reorder pads computed per dim (Swin's window padding).
+std::optional<Const> Folder::evalTranspose(const NodeProto &node) {
+  const Const *data = input(node, 0);
+  if (!data)
+    return std::nullopt;
+  int64_t rank = data->dims.size();
+  SmallVector<int64_t> perm;
+  if (const AttributeProto *attr = findAttr(node, "perm"))
+    perm.assign(attr->ints().begin(), attr->ints().end());
+  else
+    for (int64_t i = rank - 1; i >= 0; --i)
+      perm.push_back(i);
+  SmallVector<int64_t> sorted(perm);
+  llvm::sort(sorted);
+  for (int64_t i = 0; i < (int64_t)sorted.size(); ++i)
+    if (sorted[i] != i || (int64_t)perm.size() != rank)
+      return std::nullopt;
+  Const out;
+  out.dataType = data->dataType;
+  for (int64_t axis : perm)
+    out.dims.push_back(data->dims[axis]);
+  SmallVector<int64_t> strides = stridesOf(data->dims);
+  forEachIndex(out.dims, [&](ArrayRef<int64_t> index) {
+    int64_t flat = 0;
+    for (int64_t i = 0; i < rank; ++i)
+      flat += index[i] * strides[perm[i]];
+    out.values.push_back(data->values[flat]);
+  });
+  return out;
+}
+
 std::optional<Const> Folder::evalConcat(const NodeProto &node) {
   SmallVector<const Const *> parts;
   for (int i = 0; i < node.input_size(); ++i) {
@@ -590,6 +623,27 @@ std::optional<Const> Folder::evalBinary(const NodeProto &node) {
       return wrapTo(a / b, type); // C division: toward zero
     });
   }
+  if (op == "Mod") {
+    // Integer Mod takes the divisor's sign (Python's %) unless fmod=1,
+    // which takes the dividend's (C's fmod); float Mod needs fmod=1.
+    bool fmod = intAttr(node, "fmod", 0) != 0;
+    if (args.size() != 2 || type == TensorProto::BOOL ||
+        args[0]->dataType != type || (real && !fmod))
+      return std::nullopt;
+    if (real)
+      return elementwise(args, type, [type](Lanes x) -> Result {
+        return laneOf(std::fmod(realOf(x[0]), realOf(x[1])), type);
+      });
+    return elementwise(args, type, [fmod](Lanes x) -> Result {
+      int64_t a = x[0], b = x[1];
+      if (b == 0 || (a == INT64_MIN && b == -1))
+        return std::nullopt;
+      int64_t r = a % b;
+      if (!fmod && r != 0 && (r < 0) != (b < 0))
+        r += b;
+      return r;
+    });
+  }
   if (op == "Max" || op == "Min")
     return elementwise(args, type, [op, real](Lanes x) -> Result {
       int64_t r = x[0];
@@ -695,6 +749,8 @@ std::optional<Const> Folder::evaluate(const NodeProto &node) {
     return evalSlice(node);
   if (op == "Concat")
     return evalConcat(node);
+  if (op == "Transpose")
+    return evalTranspose(node);
   if (op == "Range")
     return evalRange(node);
   if (op == "Identity" || op == "Reshape" || op == "Squeeze" ||

@@ -35,3 +35,12 @@
 // CHAIN-NEXT: %[[T:.*]] = tgc.const dense<[2, -1]> : tensor<2xsi64>
 // CHAIN-NEXT: %[[R:.*]] = tgc.onnx_node "Reshape"(%[[X]], %[[T]]) {opset = 17 : i64} : (tensor<2x3x4xf32>, tensor<2xsi64>) -> tensor<2x12xf32>
 // CHAIN-NEXT: return %[[R]]
+
+// Swin's window padding: pads from the input's shape through Mod (of a
+// negative height: the divisor's sign, (-10) mod 7 = 4), a reversing Slice
+// and a Transpose fold to a constant, and the Pad's type is static.
+// RUN: tgc-translate --import-onnx %S/Inputs/window_pad.onnx --onnx-input-shape=x=1x10x12x3 | FileCheck %s --check-prefix=WINDOW
+// WINDOW-LABEL: func.func @main(
+// WINDOW-SAME: tensor<1x10x12x3xf32> {tgc.name = "x"}) -> (tensor<1x14x14x3xf32> {tgc.name = "y"})
+// WINDOW-NEXT: tgc.const dense<[0, 0, 0, 0, 0, 4, 2, 0]> : tensor<8xsi64>
+// WINDOW-NEXT: tgc.onnx_node "Pad"

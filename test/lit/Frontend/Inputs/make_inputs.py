@@ -65,6 +65,41 @@ def shape_chain():
                [zero, minus1, axes]), "shape_chain.onnx")
 
 
+# Swin's window padding: each spatial dim padded to a multiple of 7, the
+# pads computed from the input's shape with Mod (of a negative number: the
+# divisor's sign) and put in Pad's order by a reversing Slice and a
+# Transpose, as torch exports F.pad.
+def window_pad():
+    c = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.int64),
+                                                name)
+    inits = [c("one", [1]), c("two", [2]), c("seven", 7), c("zero3", [0, 0, 0]),
+             c("zero1", [0]), c("shape42", [4, 2]), c("minus1", [-1]),
+             c("last", [-1]), c("first", [-(1 << 62)]), c("axis0", [0])]
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "one"], ["h"], axis=0),
+        helper.make_node("Gather", ["s", "two"], ["w"], axis=0),
+        helper.make_node("Neg", ["h"], ["nh"]),
+        helper.make_node("Mod", ["nh", "seven"], ["ph"]),
+        helper.make_node("Mod", ["w", "seven"], ["wm"]),
+        helper.make_node("Sub", ["seven", "wm"], ["w7"]),
+        helper.make_node("Mod", ["w7", "seven"], ["pw"]),
+        # Per dim from the last: [0, 0] for C, [0, pw] for W, [0, ph] for H,
+        # [0, 0] for N.
+        helper.make_node("Concat", ["zero1", "zero1", "zero1", "pw", "zero1",
+                                    "ph", "zero1", "zero1"], ["flat"], axis=0),
+        helper.make_node("Reshape", ["flat", "shape42"], ["pairs"]),
+        helper.make_node("Slice", ["pairs", "last", "first", "axis0",
+                                   "minus1"], ["dims"]),
+        helper.make_node("Transpose", ["dims"], ["t"], perm=[1, 0]),
+        helper.make_node("Reshape", ["t", "minus1"], ["pads"]),
+        helper.make_node("Pad", ["x", "pads"], ["y"], name="pad"),
+    ]
+    save(model(nodes, [vi("x", TensorProto.FLOAT, ["N", "H", "W", 3])],
+               [vi("y", TensorProto.FLOAT, ["N", "Hp", "Wp", 3])], inits),
+         "window_pad.onnx")
+
+
 # One Identity per element type tgc supports.
 def types():
     elems = [TensorProto.FLOAT16, TensorProto.BFLOAT16, TensorProto.FLOAT,
@@ -202,6 +237,7 @@ def external():
 if __name__ == "__main__":
     dynamic()
     shape_chain()
+    window_pad()
     types()
     misc()
     data_dependent()
