@@ -191,8 +191,13 @@ public:
   Value argExtreme(Value x, int64_t axis, bool keepdim, bool isMax, bool last,
                    Type index);
   /// Sums along `axis`, each element adding all before it (and itself unless
-  /// `exclusive`): tinygrad's pool over a zero-padded axis.
+  /// `exclusive`): tinygrad's pool over a zero-padded axis, in blocks on a
+  /// long axis (cumsumLast).
   Value cumsum(Value x, int64_t axis, bool exclusive);
+  /// Inclusive running sums along the last axis: one window per element up
+  /// to kCumsumBlock elements, in blocks of about sqrt(n) past that.
+  Value cumsumLast(Value x);
+  static constexpr int64_t kCumsumBlock = 64;
 
   //===--------------------------------------------------------------------===//
   // Neural-network ops made of the above

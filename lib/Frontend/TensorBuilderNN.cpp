@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -320,12 +321,44 @@ Value TensorBuilder::cumsum(Value x, int64_t axis, bool exclusive) {
     high.back() = -1;
     v = pad(v, low, high);
   }
-  // Window i of the padded axis covers x[i-n+1 .. i].
-  low.back() = n - 1;
-  high.back() = 0;
-  Value windows = pool(pad(v, low, high), {n}, {1}, {1});
-  Value sums = sum(windows, {rank}, false);
-  return permute(sums, invertPermutationVector(order));
+  return permute(cumsumLast(v), invertPermutationVector(order));
+}
+
+Value TensorBuilder::cumsumLast(Value v) {
+  int64_t rank = rankOf(v), n = shapeOf(v).back();
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  if (n <= kCumsumBlock) {
+    // Window i of the padded axis covers x[i-n+1 .. i].
+    low.back() = n - 1;
+    Value windows = pool(pad(v, low, high), {n}, {1}, {1});
+    return sum(windows, {rank}, false);
+  }
+  // Blocks of s elements, s about sqrt(n): each block's running sums, plus
+  // the sum of all blocks before it (an exclusive running sum over the
+  // blocks' totals). n * s + b * b additions instead of n * n: a row of
+  // 4096 took 297 ms, ONNX Runtime 1 ms.
+  int64_t s = (int64_t)std::ceil(std::sqrt((double)n));
+  int64_t b = (n + s - 1) / s;
+  high.back() = b * s - n;
+  SmallVector<int64_t> blocked(shapeOf(v));
+  blocked.back() = b;
+  blocked.push_back(s);
+  Value blocks = reshape(pad(v, low, high), blocked);
+  Value inner = cumsumLast(blocks);
+  // The blocks' totals as [.., b], their exclusive running sums by the
+  // one-element shift, then back as [.., b, 1] beside the blocks.
+  Value totals = sum(blocks, {rank}, false);
+  SmallVector<int64_t> shift(rank, 0), trim(rank, 0);
+  shift.back() = 1;
+  trim.back() = -1;
+  Value before = cumsumLast(pad(totals, shift, trim));
+  SmallVector<int64_t> column(shapeOf(before));
+  column.push_back(1);
+  Value runs = add(inner, expand(reshape(before, column), blocked));
+  SmallVector<int64_t> flat(shapeOf(v));
+  flat.back() = b * s;
+  SmallVector<int64_t> begin(rank, 0), end(shapeOf(v));
+  return shrink(reshape(runs, flat), begin, end);
 }
 
 Value TensorBuilder::softmax(Value x, int64_t axis) {

@@ -120,7 +120,8 @@ func.func @arg_max_min(%x: tensor<2x3xf32>) -> (tensor<2xsi64>, tensor<1x3xsi64>
   return %0, %1 : tensor<2xsi64>, tensor<1x3xsi64>
 }
 
-// CumSum is a sum over windows of a zero-padded axis (tinygrad's _cumalu);
+// CumSum is a sum over windows of a zero-padded axis (tinygrad's _cumalu)
+// up to 64 elements;
 // exclusive shifts the input by one, reverse flips around it.
 // CHECK-LABEL: func @cumsum(
 // CHECK: %[[P:.*]] = tgc.pad %arg0 low [0, 3] high [0, 0] : tensor<2x4xf32> -> tensor<2x7xf32>
@@ -137,4 +138,25 @@ func.func @cumsum(%x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
   %0 = tgc.onnx_node "CumSum"(%x, %axis) {opset = 14 : i64} : (tensor<2x4xf32>, tensor<si64>) -> tensor<2x4xf32>
   %1 = tgc.onnx_node "CumSum"(%x, %axis) {opset = 14 : i64, attrs = {exclusive = 1 : i64, reverse = 1 : i64}} : (tensor<2x4xf32>, tensor<si64>) -> tensor<2x4xf32>
   return %0, %1 : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// Past 64 elements the axis goes in blocks of about sqrt(n): 100 is 10
+// blocks of 10, each block's running sums (windows of 10) plus the
+// exclusive running sum of the blocks' totals (shifted by one), broadcast
+// over the block: 100 * 10 + 10 * 10 additions per row instead of 100 * 100.
+// CHECK-LABEL: func @cumsum_long(
+// CHECK: %[[B:.*]] = tgc.reshape %arg0 : tensor<2x100xf32> -> tensor<2x10x10xf32>
+// CHECK: %[[IN:.*]] = tgc.reduce_axis add %{{.*}} [3] : tensor<2x10x10x10xf32> -> tensor<2x10x10x1xf32>
+// CHECK: %[[T:.*]] = tgc.reduce_axis add %[[B]] [2] : tensor<2x10x10xf32> -> tensor<2x10x1xf32>
+// CHECK: tgc.pad %{{.*}} low [0, 1] high [0, 0] : tensor<2x9xf32> -> tensor<2x10xf32>
+// CHECK: %[[BEFORE:.*]] = tgc.reduce_axis add %{{.*}} [2] : tensor<2x10x10xf32> -> tensor<2x10x1xf32>
+// CHECK: %[[I:.*]] = tgc.reshape %[[IN]] : tensor<2x10x10x1xf32> -> tensor<2x10x10xf32>
+// CHECK: %[[E:.*]] = tgc.expand %[[BEFORE]] : tensor<2x10x1xf32> -> tensor<2x10x10xf32>
+// CHECK: %[[S:.*]] = tgc.add %[[I]], %[[E]] : tensor<2x10x10xf32>
+// CHECK: %[[R:.*]] = tgc.reshape %[[S]] : tensor<2x10x10xf32> -> tensor<2x100xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @cumsum_long(%x: tensor<2x100xf32>) -> tensor<2x100xf32> {
+  %axis = tgc.const dense<1> : tensor<si64>
+  %0 = tgc.onnx_node "CumSum"(%x, %axis) {opset = 14 : i64} : (tensor<2x100xf32>, tensor<si64>) -> tensor<2x100xf32>
+  return %0 : tensor<2x100xf32>
 }
