@@ -115,6 +115,7 @@ private:
   std::string toBits(const std::string &value, Type element);
   std::string fromBits(const std::string &bits, Type element, StringRef cType);
   Address addressOf(Value pointer);
+  CmpltOp laneLimit(Operation *access);
   std::optional<std::string> activeLanes(Operation *access, unsigned count);
   std::string laneGate(Operation *access, const Address &address,
                        unsigned lane);
@@ -442,14 +443,20 @@ Address KernelRenderer::addressOf(Value pointer) {
   return Address{lanes[pointer].front(), "0", ""};
 }
 
+/// The comparison `first < limit` that bounds an access's active lanes at
+/// run time (PartialVectors.h: kLaneLimitAttr), if it has one.
+CmpltOp KernelRenderer::laneLimit(Operation *access) {
+  auto index = access->getOperand(0).getDefiningOp<IndexOp>();
+  return index ? laneLimitOf(access, index.getGate()) : CmpltOp();
+}
+
 /// The lanes a partial vector access (PartialVectors.h) touches, as a C
 /// expression: a count, or the lanes below a limit known at run time.
 std::optional<std::string> KernelRenderer::activeLanes(Operation *access,
                                                        unsigned count) {
   if (std::optional<int64_t> active = getActiveLanes(access))
     return std::to_string(*active);
-  auto index = access->getOperand(0).getDefiningOp<IndexOp>();
-  CmpltOp less = index ? laneLimitOf(access, index.getGate()) : CmpltOp();
+  CmpltOp less = laneLimit(access);
   if (!less)
     return std::nullopt;
   // The gate holds for lane 0: at least one lane is active.
@@ -468,9 +475,7 @@ std::string KernelRenderer::laneGate(Operation *access, const Address &address,
       active && lane >= *active)
     return "0";
   std::string gate = address.gate;
-  auto index = access->getOperand(0).getDefiningOp<IndexOp>();
-  if (CmpltOp less = index ? laneLimitOf(access, index.getGate()) : CmpltOp();
-      less && lane > 0)
+  if (CmpltOp less = laneLimit(access); less && lane > 0)
     gate = "(" + gate + " && " +
            offsetIndex(lanes[less.getOperand(0)].front(), lane) + " < " +
            lanes[less.getOperand(1)].front() + ")";

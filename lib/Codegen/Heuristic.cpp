@@ -161,8 +161,8 @@ constexpr int64_t kMaxPaddedVectors = 4;
 
 /// The lanes an axis of `bound` is padded to, a multiple of `lanes`
 /// (PADTO, then partial vector loads and stores), or 0 if it is not worth
-/// it: at most an eighth of the lanes idle (a sixth where `fewerLoads`:
-/// `loadsWhole`: the axis needs no PACK), in at most `maxVectors`
+/// it: at most an eighth of the lanes idle (a sixth where `loadsWhole`:
+/// the axis needs no PACK), in at most `maxVectors`
 /// vectors (rows of 14 or 7 pixels in 16 or 8 lanes; 28 or 56 in 2 or 4
 /// vectors of 16, where a divisor would give 4 or 8 lanes; SqueezeNet's
 /// pools to rows of 55 and 27 in 4 and 2 vectors of 16, 24x and 18x
@@ -283,6 +283,27 @@ bool broadcastsAlong(KernelShape &shape, RangeOp range) {
   });
 }
 
+/// The output axis with the best vectorScore (returned in `bestScore`)
+/// among those padded past kMaxPaddedVectors (their vectors in a loop, the
+/// last one's lanes counted at run time) whose loads need no PACK, and with
+/// `sharedByTile` only those along which some load is broadcast.
+RangeOp longPaddedAxis(KernelShape &shape, int64_t lanes, bool sharedByTile,
+                       int64_t &bestScore) {
+  RangeOp best;
+  bestScore = 0;
+  for (RangeOp range : llvm::reverse(shape.outputs)) {
+    int64_t score = vectorScore(shape, range, lanes, /*allowGathers=*/false,
+                                /*allowScatter=*/false, /*padded=*/true,
+                                /*maxVectors=*/INT64_MAX);
+    if (score > bestScore && loadsWhole(shape, range, lanes) &&
+        (!sharedByTile || broadcastsAlong(shape, range))) {
+      best = range;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
   for (auto [allowGathers, allowScatter] :
        {std::pair(false, false), std::pair(true, false),
@@ -312,14 +333,7 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
         // at run time, feeds the tile's broadcasts): 16 lanes with the
         // last vector masked beat 4 whole ones.
         if (!best)
-          for (RangeOp range : llvm::reverse(shape.outputs))
-            if (int64_t score = vectorScore(shape, range, lanes, false, false,
-                                            /*padded=*/true, INT64_MAX);
-                score > bestScore && broadcastsAlong(shape, range) &&
-                loadsWhole(shape, range, lanes)) {
-              best = range;
-              bestScore = score;
-            }
+          best = longPaddedAxis(shape, lanes, /*sharedByTile=*/true, bestScore);
         // A padded axis that only its stores favour (every load reads
         // every other element or does not move) loses to an axis of
         // vector loads that only scatters its stores: each of the padded
@@ -341,18 +355,9 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
   // load moves with the vector) ran 5x slower as 5 vectors of 16, the
   // last one masked, than as 9 of 8.
   for (int64_t lanes = maxLanes; lanes >= 4; lanes /= 2) {
-    RangeOp best;
-    int64_t bestScore = 0;
-    for (RangeOp range : llvm::reverse(shape.outputs)) {
-      int64_t score = vectorScore(shape, range, lanes, /*allowGathers=*/false,
-                                  /*allowScatter=*/false, /*padded=*/true,
-                                  /*maxVectors=*/INT64_MAX);
-      if (score > bestScore && loadsWhole(shape, range, lanes)) {
-        best = range;
-        bestScore = score;
-      }
-    }
-    if (best)
+    int64_t score;
+    if (RangeOp best =
+            longPaddedAxis(shape, lanes, /*sharedByTile=*/false, score))
       return {best, lanes, true};
   }
   return {};

@@ -480,10 +480,12 @@ std::optional<Const> Folder::evalTranspose(const NodeProto &node) {
   else
     for (int64_t i = rank - 1; i >= 0; --i)
       perm.push_back(i);
+  if ((int64_t)perm.size() != rank)
+    return std::nullopt;
   SmallVector<int64_t> sorted(perm);
   llvm::sort(sorted);
-  for (int64_t i = 0; i < (int64_t)sorted.size(); ++i)
-    if (sorted[i] != i || (int64_t)perm.size() != rank)
+  for (int64_t i = 0; i < rank; ++i)
+    if (sorted[i] != i)
       return std::nullopt;
   Const out;
   out.dataType = data->dataType;

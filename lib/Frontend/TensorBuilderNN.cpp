@@ -345,13 +345,10 @@ Value TensorBuilder::cumsumLast(Value v) {
   blocked.push_back(s);
   Value blocks = reshape(pad(v, low, high), blocked);
   Value inner = cumsumLast(blocks);
-  // The blocks' totals as [.., b], their exclusive running sums by the
-  // one-element shift, then back as [.., b, 1] beside the blocks.
+  // The blocks' totals as [.., b], their exclusive running sums, then
+  // back as [.., b, 1] beside the blocks.
   Value totals = sum(blocks, {rank}, false);
-  SmallVector<int64_t> shift(rank, 0), trim(rank, 0);
-  shift.back() = 1;
-  trim.back() = -1;
-  Value before = cumsumLast(pad(totals, shift, trim));
+  Value before = cumsum(totals, rank - 1, /*exclusive=*/true);
   SmallVector<int64_t> column(shapeOf(before));
   column.push_back(1);
   Value runs = add(inner, expand(reshape(before, column), blocked));

@@ -13,7 +13,8 @@
 //  3. a value broadcast into a loop that does not reduce over the broadcast
 //     axes, when it contains a reduce or costs more than the recompute
 //     limit (a padded input of a convolution is such a value: its masks
-//     would run in every window);
+//     would run in every window), or costs 2 ops or more and is broadcast
+//     64 times or more (a LayerNorm before a matmul's columns);
 //  4. a value needed by two or more kernels, when it contains a reduce or
 //     costs more than the recompute limit (a reduce read only by an
 //     elementwise op of its size, such as its bias, is realized there);
