@@ -5,16 +5,20 @@
 // around it, per vector lane, a multiply-add as two. Index arithmetic,
 // casts, loads and stores are not FLOPs. A tensor-core product (tgc.wmma)
 // is 2*m*n*k FLOPs shared by the warp that runs it: each of its threads is
-// counted its share, since the GPU manifest multiplies by threads.
+// counted its share, since the GPU manifest multiplies by threads. Ops
+// under a tgc.if on an index interval (tgc-unswitch's copies of a loop)
+// count for the interval's share of the index's values.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Manifest.h"
 #include "Codegen/CEmitterSupport.h"
+#include "Codegen/Symbolic.h"
 #include "Codegen/TensorCores.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Format.h"
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 using namespace mlir;
@@ -43,15 +47,57 @@ static int64_t getBufferBytes(Type type) {
   return tensor.getNumElements() * getElementBytes(tensor.getElementType());
 }
 
-KernelCost mlir::tgc::getKernelCost(KernelOp kernel) {
-  KernelCost cost;
-  SmallVector<int64_t> trips{1};
-  for (Operation &op : kernel.getBlock()) {
-    if (auto range = dyn_cast<RangeOp>(op)) {
-      trips.push_back(trips.back() * static_cast<int64_t>(range.getBound()));
+/// The share of an index's values where `cond` holds, for a conjunction
+/// of comparisons of that index with constants (`lo - 1 < i`, `i < hi`);
+/// 1 for any other condition.
+static double getIntervalShare(Value cond) {
+  SmallVector<Value> worklist{cond};
+  Value subject;
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (auto conj = dyn_cast_or_null<AndOp>(def)) {
+      worklist.append({conj.getLhs(), conj.getRhs()});
       continue;
     }
-    if (isa<EndOp>(op)) {
+    auto cmp = dyn_cast_or_null<CmpltOp>(def);
+    if (!cmp)
+      return 1;
+    std::optional<int64_t> left = constantIndex(cmp.getLhs());
+    std::optional<int64_t> right = constantIndex(cmp.getRhs());
+    Value index = left ? cmp.getRhs() : cmp.getLhs();
+    if (left.has_value() == right.has_value() || (subject && subject != index))
+      return 1;
+    subject = index;
+    if (left)
+      lo = std::max(lo, *left + 1);
+    else
+      hi = std::min(hi, *right);
+  }
+  std::optional<IndexBounds> bounds =
+      subject ? boundsOf(subject) : std::nullopt;
+  if (!bounds)
+    return 1;
+  int64_t inside = std::min(hi, bounds->max + 1) - std::max(lo, bounds->min);
+  return std::max<int64_t>(inside, 0) /
+         static_cast<double>(bounds->max - bounds->min + 1);
+}
+
+KernelCost mlir::tgc::getKernelCost(KernelOp kernel) {
+  KernelCost cost;
+  // Iterations of the innermost open loop or if, as a double since an if's
+  // share need not divide its loop's trips.
+  SmallVector<double> trips{1};
+  for (Operation &op : kernel.getBlock()) {
+    if (auto range = dyn_cast<RangeOp>(op)) {
+      trips.push_back(trips.back() * static_cast<double>(range.getBound()));
+      continue;
+    }
+    if (auto guard = dyn_cast<IfOp>(op)) {
+      trips.push_back(trips.back() * getIntervalShare(guard.getCond()));
+      continue;
+    }
+    if (isa<EndOp, EndifOp>(op)) {
       if (trips.size() > 1)
         trips.pop_back();
       continue;
@@ -63,7 +109,8 @@ KernelCost mlir::tgc::getKernelCost(KernelOp kernel) {
     if (op.getNumResults())
       if (auto vector = dyn_cast<VectorType>(op.getResult(0).getType()))
         lanes = vector.getNumElements();
-    cost.flops += flops * lanes * trips.back();
+    cost.flops +=
+        static_cast<int64_t>(std::llround(flops * lanes * trips.back()));
   }
   llvm::SmallPtrSet<void *, 8> seen;
   for (Value input : kernel.getInputs())

@@ -169,6 +169,18 @@ def TgcLinearize : Pass<"tgc-linearize", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcUnswitch : Pass<"tgc-unswitch", "::mlir::ModuleOp"> {
+  let summary = "Copy a loop once per range of the index its invariant gates compare (loop unswitching)";
+  let description = [{
+    In linearized kernels (CPU targets): a loop that reads two or more
+    parts through gates computed outside it (a concatenation along an outer
+    axis) is written once per piece of the index those gates compare, each
+    copy under `tgc.if lo <= index < hi` with the gates decided: selects
+    keep one side, gates decided true go, loads gated false become their
+    alternative. At most 64 pieces and 8192 copied ops per loop.
+  }];
+}
+
 def TgcGpuOptimize : Pass<"tgc-gpu-optimize", "::mlir::ModuleOp"> {
   let summary = "Apply kernel optimization actions for a GPU (tinygrad: hand_coded_optimizations)";
   let description = [{

@@ -94,14 +94,17 @@ static const Stage kStages[] = {
        pm.addPass(createTgcSymbolic());
        pm.addPass(createTgcDevectorize());
      }},
-    // ops placed in their loops, reduces into accumulators, products fused
-    // into the adds that read them
+    // ops placed in their loops, reduces into accumulators, loops copied
+    // per piece of the index their gates compare, products fused into the
+    // adds that read them
     {"linearize",
      [](OpPassManager &pm, const PipelineOptions &options) {
        pm.addPass(createTgcLinearize());
        // CUDA and Metal: output axes become thread and block indices
        if (options.target == "cuda" || options.target == "metal")
          pm.addPass(createTgcGpuDims());
+       else
+         pm.addPass(createTgcUnswitch());
        pm.addPass(createTgcMulacc());
      }},
 };

@@ -12,12 +12,14 @@
 #include "Codegen/Package.h"
 #include "Codegen/Manifest.h"
 #include "Codegen/OptActions.h"
+#include "Codegen/Passes.h"
 #include "IR/TgcOps.h"
 #include "TestScratch.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -482,8 +484,68 @@ TEST_CASE("a tensor-core product counts its FLOPs in the kernel's cost",
   REQUIRE(mlir::succeeded(mlir::tgc::applyOptAction(kernel, *tc, &whyNot)));
   // On tensor cores the tiles are padded to 48x48 and K to 24: 3x3 warps
   // of 32 threads, 3 products of 16x16x8 each, every thread counted its
-  // 1/32 share; then the bias and the ReLU for each of the 48x48 elements
-  // of the padded tiles.
+  // 1/32 share; then the bias and the ReLU for each of the 40x48 elements
+  // of the output (the padded rows' are under an `if` on the row, which
+  // counts for its 40/48 share of the rows).
   CHECK(mlir::tgc::getKernelCost(kernel).flops ==
-        2 * 48 * 48 * 24 + 2 * 48 * 48);
+        2 * 48 * 48 * 24 + 2 * 40 * 48);
+}
+
+// Two parts along the outer axis, then a bias: one add per element once
+// tgc-unswitch has copied the inner loop per part.
+static const char *kConcatKernel = R"mlir(
+func.func @concat(%a: tensor<1x8xf32>, %b: tensor<3x8xf32>) -> tensor<4x8xf32> {
+  %k = tgc.kernel "E_4_8" (%a, %b) : (tensor<1x8xf32>, tensor<3x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c0 = tgc.const 0 : index
+    %c1 = tgc.const 1 : index
+    %c8 = tgc.const 8 : index
+    %m8 = tgc.const -8 : index
+    %zero = tgc.const 0.0 : f32
+    %one = tgc.const 1.0 : f32
+    %c = tgc.range 4 global id 0
+    %inA = tgc.cmplt %c, %c1 : index
+    %inB = tgc.cmplt %c0, %c : index
+    %row = tgc.mul %c, %c8 : index
+    %j = tgc.range 8 global id 1
+    %at = tgc.add %row, %j : index
+    %atB = tgc.add %at, %m8 : index
+    %ia = tgc.index %pa[%at], %inA : !tgc.ptr<f32>
+    %ib = tgc.index %pb[%atB], %inB : !tgc.ptr<f32>
+    %va = tgc.load %ia else %zero : !tgc.ptr<f32> -> f32
+    %vb = tgc.load %ib else %zero : !tgc.ptr<f32> -> f32
+    %v = tgc.where %inB, %vb, %va : i1, f32
+    %s = tgc.add %v, %one : f32
+    %o = tgc.index %out[%at] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %c
+    tgc.sink
+  }
+  return %k : tensor<4x8xf32>
+}
+)mlir";
+
+TEST_CASE("a loop copied per part counts each copy for its part's share",
+          "[package]") {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kConcatKernel, &context);
+  REQUIRE(module);
+  auto kernelOf = [&] {
+    mlir::tgc::KernelOp kernel;
+    module->walk([&](mlir::tgc::KernelOp op) { kernel = op; });
+    return kernel;
+  };
+  // Before: the select and the add for each of the 32 elements.
+  CHECK(mlir::tgc::getKernelCost(kernelOf()).flops == 2 * 32);
+  mlir::PassManager pm(&context);
+  pm.addPass(mlir::tgc::createTgcUnswitch());
+  REQUIRE(mlir::succeeded(pm.run(*module)));
+  int ifs = 0;
+  module->walk([&](mlir::tgc::IfOp) { ++ifs; });
+  REQUIRE(ifs == 2);
+  // After: the part of 1 row counts 1/4 of 32 adds, the part of 3 rows 3/4.
+  CHECK(mlir::tgc::getKernelCost(kernelOf()).flops == 32);
 }

@@ -1,0 +1,420 @@
+//===- Unswitch.cpp - one copy of a loop per range of its gates -*- C++ -*-===//
+//
+// A concatenation lowers to one gated load per part and a chain of selects
+// by the part's position: `c < 64 ? a[...] : c < 96 ? b[...] : ...`. When
+// the position is an outer loop's index (DenseNet's concatenated channels,
+// a fire module's expand branches), every gate is the same for a whole
+// inner loop, yet the inner loop tests them all and reads every part. The
+// C compiler unswitches a few such conditions (GCC three levels deep) and
+// then gives up: a five-part concatenation ran 60x slower than a four-part
+// one.
+//
+// So the index the gates compare is cut where any of them changes value,
+// and the inner loop is written once per piece, under `if (lo <= c < hi)`,
+// with every gate of that piece decided: one ungated load remains, the
+// selects and the other parts' loads go. The pieces' ifs exclude each
+// other, so each iteration of the outer loop runs exactly one copy.
+//
+// Runs after tgc-linearize, on the loop program, where what is invariant
+// in a loop is what was placed outside it. CPU targets only: on a GPU the
+// position is a thread index and a copy per piece would diverge.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/Passes.h"
+#include "Codegen/Symbolic.h"
+#include "IR/TgcOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include <functional>
+#include <map>
+
+namespace mlir::tgc {
+#define GEN_PASS_DEF_TGCUNSWITCH
+#include "Codegen/Passes.h.inc"
+
+namespace {
+
+/// More pieces than this are more code than the tests they save (a
+/// DenseNet-121 block concatenates up to 33 parts).
+constexpr int64_t kMaxPieces = 64;
+/// The copies of one loop, in ops, stay under this.
+constexpr int64_t kMaxClonedOps = 8192;
+/// Loops unswitched per kernel, a bound on the pass's work.
+constexpr int kMaxUnswitchedLoops = 16;
+
+/// A loop of the program: its range and the end that closes it.
+struct Loop {
+  RangeOp range;
+  EndOp end;
+};
+
+SmallVector<Loop> loopsOf(KernelOp kernel) {
+  SmallVector<Loop> loops;
+  DenseMap<Value, size_t> open;
+  for (Operation &op : kernel.getBlock()) {
+    if (auto range = dyn_cast<RangeOp>(op)) {
+      open[range.getResult()] = loops.size();
+      loops.push_back({range, EndOp()});
+    } else if (auto end = dyn_cast<EndOp>(op)) {
+      if (auto it = open.find(end.getRange()); it != open.end())
+        loops[it->second].end = end;
+    }
+  }
+  llvm::erase_if(loops, [](const Loop &loop) { return !loop.end; });
+  return loops;
+}
+
+/// The ops from the range to its end, both included.
+SmallVector<Operation *> bodyOf(const Loop &loop) {
+  SmallVector<Operation *> ops;
+  for (Operation *op = loop.range; op; op = op->getNextNode()) {
+    ops.push_back(op);
+    if (op == loop.end)
+      break;
+  }
+  return ops;
+}
+
+/// A comparison of `subject` with a constant: `subject < k`, `k < subject`,
+/// `subject == k` or `subject != k`.
+struct Comparison {
+  Value subject;
+  int64_t constant;
+  bool subjectFirst;
+};
+
+std::optional<Comparison> matchComparison(Operation *op) {
+  if (!isa_and_nonnull<CmpltOp, CmpeqOp, CmpneOp>(op) ||
+      !op->getOperand(0).getType().isIndex())
+    return std::nullopt;
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  if (auto k = constantIndex(rhs); k && !constantIndex(lhs))
+    return Comparison{lhs, *k, true};
+  if (auto k = constantIndex(lhs); k && !constantIndex(rhs))
+    return Comparison{rhs, *k, false};
+  return std::nullopt;
+}
+
+/// The value of the i1 scalar `cond` where `subject` is `x`, if it is a
+/// combination (and, or, xor, select) of constants and comparisons of
+/// `subject` with constants. `cuts` collects where those comparisons change
+/// value: each is the first x of a new piece.
+std::optional<bool> evaluateAt(Value cond, Value subject, int64_t x,
+                               SmallVectorImpl<int64_t> *cuts = nullptr,
+                               int depth = 0) {
+  if (auto constant = constantBool(cond))
+    return constant;
+  Operation *op = cond.getDefiningOp();
+  if (!op || depth > 16 || !cond.getType().isInteger(1))
+    return std::nullopt;
+  if (auto cmp = matchComparison(op)) {
+    if (cmp->subject != subject)
+      return std::nullopt;
+    int64_t k = cmp->constant;
+    if (isa<CmpltOp>(op)) {
+      // subject < k changes at k; k < subject at k + 1.
+      if (cuts)
+        cuts->push_back(cmp->subjectFirst ? k : k + 1);
+      return cmp->subjectFirst ? x < k : k < x;
+    }
+    if (cuts)
+      cuts->append({k, k + 1});
+    return isa<CmpeqOp>(op) ? x == k : x != k;
+  }
+  auto operand = [&](unsigned i) {
+    return evaluateAt(op->getOperand(i), subject, x, cuts, depth + 1);
+  };
+  if (isa<AndOp, OrOp, XorOp>(op)) {
+    std::optional<bool> a = operand(0), b = operand(1);
+    if (!a || !b)
+      return std::nullopt;
+    return isa<AndOp>(op) ? (*a && *b) : isa<OrOp>(op) ? (*a || *b) : *a != *b;
+  }
+  if (isa<WhereOp>(op)) {
+    std::optional<bool> c = operand(0), a = operand(1), b = operand(2);
+    if (!c || !a || !b)
+      return std::nullopt;
+    return *c ? *a : *b;
+  }
+  return std::nullopt;
+}
+
+/// The index whose comparisons decide the most conditions of the loop that
+/// are computed outside it, and those conditions.
+struct Switch {
+  Value subject;
+  SmallVector<Value> conditions;
+  SmallVector<int64_t> cuts;
+  int64_t gatedLoads = 0;
+  int64_t selects = 0;
+};
+
+std::optional<Switch> findSwitch(ArrayRef<Operation *> body) {
+  llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
+  auto isInvariantCondition = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return value.getType().isInteger(1) && def && !inside.contains(def) &&
+           !constantBool(value);
+  };
+  // Every comparison in the invariant conditions votes for its subject.
+  SetVector<Value> conditions;
+  std::map<void *, int64_t> votes;
+  SmallVector<Value> subjects;
+  for (Operation *op : body)
+    for (Value operand : op->getOperands()) {
+      if (!isInvariantCondition(operand) || !conditions.insert(operand))
+        continue;
+      SmallVector<Value> worklist{operand};
+      for (int steps = 0; !worklist.empty() && steps < 64; ++steps) {
+        Operation *def = worklist.pop_back_val().getDefiningOp();
+        if (auto cmp = matchComparison(def)) {
+          if (votes[cmp->subject.getAsOpaquePointer()]++ == 0)
+            subjects.push_back(cmp->subject);
+        } else if (isa_and_nonnull<AndOp, OrOp, XorOp, WhereOp>(def)) {
+          worklist.append(def->operand_begin(), def->operand_end());
+        }
+      }
+    }
+  if (subjects.empty())
+    return std::nullopt;
+  Switch best;
+  best.subject = *llvm::max_element(subjects, [&](Value a, Value b) {
+    return votes[a.getAsOpaquePointer()] < votes[b.getAsOpaquePointer()];
+  });
+  for (Value condition : conditions) {
+    SmallVector<int64_t> cuts;
+    if (!evaluateAt(condition, best.subject, 0, &cuts))
+      continue;
+    best.conditions.push_back(condition);
+    best.cuts.append(cuts);
+  }
+  // The work the copies save: loads that read a part only under a gate,
+  // and the selects between parts.
+  llvm::SmallPtrSet<Value, 16> decided(best.conditions.begin(),
+                                       best.conditions.end());
+  // A gate may also test the loop's own index (a border inside a part):
+  // what it combines with a decided condition is decided in part.
+  std::function<bool(Value, int)> isDecided = [&](Value cond, int depth) {
+    if (decided.contains(cond))
+      return true;
+    Operation *def = cond.getDefiningOp();
+    return depth < 8 && isa_and_nonnull<AndOp, OrOp>(def) &&
+           (isDecided(def->getOperand(0), depth + 1) ||
+            isDecided(def->getOperand(1), depth + 1));
+  };
+  for (Operation *op : body) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      if (auto index = load.getPtr().getDefiningOp<IndexOp>();
+          index && index.getGate() && isDecided(index.getGate(), 0))
+        ++best.gatedLoads;
+    if (auto where = dyn_cast<WhereOp>(op);
+        where && isDecided(where.getCond(), 0))
+      ++best.selects;
+  }
+  return best;
+}
+
+/// The pieces [lo, hi) of the subject's bounds where no condition changes.
+SmallVector<std::pair<int64_t, int64_t>> piecesOf(Switch &s,
+                                                  IndexBounds bounds) {
+  llvm::sort(s.cuts);
+  SmallVector<std::pair<int64_t, int64_t>> pieces;
+  int64_t lo = bounds.min;
+  for (int64_t cut : s.cuts)
+    if (cut > lo && cut <= bounds.max) {
+      pieces.push_back({lo, cut});
+      lo = cut;
+    }
+  pieces.push_back({lo, bounds.max + 1});
+  return pieces;
+}
+
+bool isRemovableWhenUnused(Operation *op) {
+  return isPure(op) || isa<LoadOp>(op);
+}
+
+/// What a condition computed in the loop is once the piece decides its
+/// operands (`and(false, x)` is false, `and(true, x)` is x); null if it
+/// stays a computation. A constant it makes joins `copies`.
+Value foldCondition(Operation *copy, OpBuilder &builder,
+                    SmallVectorImpl<Operation *> &copies) {
+  SmallVector<OpFoldResult> folded;
+  if (copy->getNumResults() != 1 ||
+      !copy->getResult(0).getType().isInteger(1) ||
+      failed(copy->fold(folded)) || folded.empty())
+    return {};
+  if (auto value = dyn_cast<Value>(folded.front()))
+    return value;
+  auto constant = dyn_cast<TypedAttr>(cast<Attribute>(folded.front()));
+  if (!constant)
+    return {};
+  copies.push_back(builder.create<ConstOp>(copy->getLoc(), constant));
+  return copies.back()->getResult(0);
+}
+
+/// Copies the loop's ops before `before` with the conditions replaced by
+/// their values in the piece, folding what they decide as it goes: a select
+/// keeps one side, an index gated true loses its gate, a load gated false
+/// is its alternative, a store gated false goes.
+void cloneDecided(ArrayRef<Operation *> body, IRMapping &mapping,
+                  OpBuilder &builder) {
+  SmallVector<Operation *> copies;
+  llvm::SmallPtrSet<Operation *, 16> neverRead;
+  for (Operation *op : body) {
+    if (auto where = dyn_cast<WhereOp>(op)) {
+      if (auto cond = constantBool(mapping.lookupOrDefault(where.getCond()))) {
+        mapping.map(
+            where.getResult(),
+            mapping.lookupOrDefault(*cond ? where.getX() : where.getY()));
+        continue;
+      }
+    }
+    if (auto index = dyn_cast<IndexOp>(op); index && index.getGate()) {
+      std::optional<bool> gate =
+          constantBool(mapping.lookupOrDefault(index.getGate()));
+      if (gate == false)
+        neverRead.insert(op);
+      if (gate == true) {
+        auto copy = cast<IndexOp>(builder.clone(*op, mapping));
+        copy.getGateMutable().clear();
+        copies.push_back(copy);
+        continue;
+      }
+    }
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (load.getAlt() && neverRead.contains(load.getPtr().getDefiningOp())) {
+        mapping.map(load.getResult(), mapping.lookupOrDefault(load.getAlt()));
+        continue;
+      }
+    }
+    if (auto store = dyn_cast<StoreOp>(op);
+        store && neverRead.contains(store.getPtr().getDefiningOp()))
+      continue;
+    Operation *copy = builder.clone(*op, mapping);
+    // A load through an index whose gate went reads unconditionally.
+    if (auto load = dyn_cast<LoadOp>(copy))
+      if (auto index = load.getPtr().getDefiningOp<IndexOp>();
+          index && !index.getGate())
+        load.getAltMutable().clear();
+    if (Value decided = foldCondition(copy, builder, copies)) {
+      mapping.map(op->getResult(0), decided);
+      copy->erase();
+      continue;
+    }
+    copies.push_back(copy);
+  }
+  for (Operation *copy : llvm::reverse(copies))
+    if (copy->use_empty() && isRemovableWhenUnused(copy))
+      copy->erase();
+}
+
+/// Erases the definitions of `values` that are unused, and then whichever
+/// of their operands' definitions that leaves unused (the comparisons the
+/// copies decided).
+void eraseUnusedDefinitions(ArrayRef<Value> values) {
+  SmallVector<Operation *> worklist;
+  for (Value value : values)
+    if (Operation *def = value.getDefiningOp())
+      worklist.push_back(def);
+  llvm::SmallPtrSet<Operation *, 16> erased;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (erased.contains(op) || !op->use_empty() || !isRemovableWhenUnused(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+    erased.insert(op);
+    op->erase();
+  }
+}
+
+/// One copy of the loop per piece, each under an if on its piece.
+bool unswitch(Loop loop) {
+  if (loop.range.getAxis() == AxisType::thread)
+    return false;
+  SmallVector<Operation *> body = bodyOf(loop);
+  // Nothing computed in the loop may be read after it: the copies are
+  // alternatives, and only the one that ran would have defined it.
+  llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
+  for (Operation *op : body)
+    for (Operation *user : op->getUsers())
+      if (!inside.contains(user))
+        return false;
+  std::optional<Switch> found = findSwitch(body);
+  // Two parts and a choice between them: a concatenation. A lone gated
+  // load (a padded border) costs one predictable branch, which the C
+  // compiler hoists itself.
+  if (!found || found->gatedLoads < 2 || found->selects < 1)
+    return false;
+  std::optional<IndexBounds> bounds = boundsOf(found->subject);
+  if (!bounds)
+    return false;
+  SmallVector<std::pair<int64_t, int64_t>> pieces = piecesOf(*found, *bounds);
+  if (pieces.size() < 2 || (int64_t)pieces.size() > kMaxPieces ||
+      (int64_t)(pieces.size() * body.size()) > kMaxClonedOps)
+    return false;
+
+  OpBuilder builder(loop.range);
+  Location loc = loop.range.getLoc();
+  Value subject = found->subject;
+  auto index = [&](int64_t value) -> Value {
+    return builder.create<ConstOp>(loc, builder.getIndexAttr(value));
+  };
+  auto boolean = [&](bool value) -> Value {
+    return builder.create<ConstOp>(
+        loc, builder.getIntegerAttr(builder.getI1Type(), value));
+  };
+  for (auto [lo, hi] : pieces) {
+    // lo <= subject < hi, without the sides the bounds already give.
+    Value guard;
+    if (lo > bounds->min)
+      guard = builder.create<CmpltOp>(loc, index(lo - 1), subject);
+    if (hi <= bounds->max) {
+      Value below = builder.create<CmpltOp>(loc, subject, index(hi));
+      guard = guard ? builder.create<AndOp>(loc, guard, below) : below;
+    }
+    IRMapping mapping;
+    SmallVector<Value> decided;
+    for (Value condition : found->conditions) {
+      decided.push_back(boolean(*evaluateAt(condition, subject, lo)));
+      mapping.map(condition, decided.back());
+    }
+    builder.create<IfOp>(loc, guard);
+    cloneDecided(body, mapping, builder);
+    builder.create<EndifOp>(loc);
+    eraseUnusedDefinitions(decided);
+  }
+  // Users come after their operands, so erasing backwards leaves no use
+  // of an erased op.
+  for (Operation *op : llvm::reverse(body))
+    op->erase();
+  eraseUnusedDefinitions(found->conditions);
+  return true;
+}
+
+struct Unswitch : impl::TgcUnswitchBase<Unswitch> {
+  using TgcUnswitchBase::TgcUnswitchBase;
+
+  void runOnOperation() final {
+    getOperation().walk([&](KernelOp kernel) {
+      if (!kernel.isLowered())
+        return;
+      // Outermost loops first; each unswitch changes the program, so the
+      // loops are found again after it.
+      for (int done = 0; done < kMaxUnswitchedLoops; ++done) {
+        bool changed = false;
+        for (const Loop &loop : loopsOf(kernel))
+          if ((changed = unswitch(loop)))
+            break;
+        if (!changed)
+          break;
+      }
+    });
+  }
+};
+
+} // namespace
+} // namespace mlir::tgc
