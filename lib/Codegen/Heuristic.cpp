@@ -159,6 +159,11 @@ constexpr int64_t kMinReduceForScatter = 64;
 /// (PartialVectors.h: kLaneLimitAttr).
 constexpr int64_t kMaxPaddedVectors = 4;
 
+/// `bound` rounded up to a multiple of `lanes`: a padded axis's length.
+int64_t roundUp(int64_t bound, int64_t lanes) {
+  return (bound + lanes - 1) / lanes * lanes;
+}
+
 /// The lanes an axis of `bound` is padded to, a multiple of `lanes`
 /// (PADTO, then partial vector loads and stores), or 0 if it is not worth
 /// it: at most an eighth of the lanes idle (a sixth where `loadsWhole`:
@@ -167,13 +172,14 @@ constexpr int64_t kMaxPaddedVectors = 4;
 /// vectors of 16, where a divisor would give 4 or 8 lanes; SqueezeNet's
 /// pools to rows of 55 and 27 in 4 and 2 vectors of 16, 24x and 18x
 /// faster than scalar; as a last resort, any number: ViT's 197 tokens in
-/// 13 vectors of 16).
+/// 13 vectors of 16). With `lastResort`, a quarter of the lanes may idle.
 int64_t paddedLanes(int64_t bound, int64_t lanes,
                     int64_t maxVectors = kMaxPaddedVectors,
-                    bool loadsWhole = true) {
-  int64_t padded = (bound + lanes - 1) / lanes * lanes;
+                    bool loadsWhole = true, bool lastResort = false) {
+  int64_t padded = roundUp(bound, lanes);
+  int64_t idleShare = lastResort ? 4 : loadsWhole ? 6 : 8;
   if (bound % lanes == 0 || padded / lanes > maxVectors ||
-      (padded - bound) * (loadsWhole ? 6 : 8) > padded)
+      (padded - bound) * idleShare > padded)
     return 0;
   return padded;
 }
@@ -210,12 +216,13 @@ bool loadsWhole(KernelShape &shape, RangeOp range, int64_t lanes,
 /// from packed weights along the output channels still does.
 int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
                     bool allowGathers, bool allowScatter = false,
-                    bool padded = false,
-                    int64_t maxVectors = kMaxPaddedVectors) {
+                    bool padded = false, int64_t maxVectors = kMaxPaddedVectors,
+                    bool lastResort = false) {
   bool isOutput = range.getAxis() != AxisType::reduce;
   if (padded ? !isOutput || !paddedLanes(range.getBound(), lanes, maxVectors,
                                          loadsWhole(shape, range, lanes,
-                                                    /*strideTwo=*/true))
+                                                    /*strideTwo=*/true),
+                                         lastResort)
              : (int64_t)range.getBound() % lanes != 0)
     return -1;
   int64_t contiguous = 0, gathers = 0;
@@ -360,6 +367,17 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
             longPaddedAxis(shape, lanes, /*sharedByTile=*/false, score))
       return {best, lanes, true};
   }
+  // Then, for a reduction, an axis up to a quarter of whose lanes idle
+  // rather than none: SqueezeNet's last max pool, rows of 13 in 16 lanes,
+  // ran as a chain of dependent scalar max ops per output, 11x slower.
+  if (shape.reductions.empty())
+    return {};
+  for (int64_t lanes = maxLanes; lanes >= 4; lanes /= 2)
+    for (RangeOp range : llvm::reverse(shape.outputs))
+      if (vectorScore(shape, range, lanes, /*allowGathers=*/false,
+                      /*allowScatter=*/false, /*padded=*/true,
+                      kMaxPaddedVectors, /*lastResort=*/true) >= 0)
+        return {range, lanes, true};
   return {};
 }
 
@@ -876,8 +894,7 @@ bool applyStackOpts(KernelOp kernel, KernelShape &shape,
   int64_t bound = 0;
   if (vector) {
     vectorId = vector.getId();
-    bound = padded ? paddedLanes(vector.getBound(), lanes, INT64_MAX)
-                   : vector.getBound();
+    bound = padded ? roundUp(vector.getBound(), lanes) : vector.getBound();
   }
   for (RangeOp range : stack)
     apply(kernel, OptKind::Upcast, range, range.getBound());
@@ -997,7 +1014,7 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       int64_t id = vector.getId(), bound = vector.getBound();
       bool isReduce = vector.getAxis() == AxisType::reduce;
       if (padded) {
-        bound = paddedLanes(bound, lanes, INT64_MAX);
+        bound = roundUp(bound, lanes);
         apply(kernel, OptKind::Padto, vector, lanes);
       }
       // A second vector of the same row: twice the FMAs per broadcast,
