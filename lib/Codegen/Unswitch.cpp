@@ -37,7 +37,7 @@ namespace mlir::tgc {
 namespace {
 
 /// More pieces than this are more code than the tests they save (a
-/// DenseNet-121 block concatenates up to 33 parts).
+/// DenseNet-121 block concatenates up to 25 parts).
 constexpr int64_t kMaxPieces = 64;
 /// The copies of one loop, in ops, stay under this.
 constexpr int64_t kMaxClonedOps = 8192;

@@ -467,15 +467,26 @@ func.func @matmul_bias_relu(%a: tensor<40x20xf32>, %b: tensor<20x48xf32>,
 }
 )mlir";
 
+/// `text` parsed, with the dialects of a kernel loaded into `context`.
+static mlir::OwningOpRef<mlir::ModuleOp>
+parseKernels(mlir::MLIRContext &context, const char *text) {
+  context.loadDialect<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
+  return mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+}
+
+static mlir::tgc::KernelOp lastKernel(mlir::ModuleOp module) {
+  mlir::tgc::KernelOp kernel;
+  module->walk([&](mlir::tgc::KernelOp op) { kernel = op; });
+  return kernel;
+}
+
 TEST_CASE("a tensor-core product counts its FLOPs in the kernel's cost",
           "[package]") {
   mlir::MLIRContext context;
-  context.loadDialect<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(kMatmulKernel, &context);
+      parseKernels(context, kMatmulKernel);
   REQUIRE(module);
-  mlir::tgc::KernelOp kernel;
-  module->walk([&](mlir::tgc::KernelOp op) { kernel = op; });
+  mlir::tgc::KernelOp kernel = lastKernel(*module);
   REQUIRE(kernel);
   std::optional<mlir::tgc::OptAction> tc =
       mlir::tgc::parseOptAction("TC(0,1,2,16)");
@@ -529,17 +540,11 @@ func.func @concat(%a: tensor<1x8xf32>, %b: tensor<3x8xf32>) -> tensor<4x8xf32> {
 TEST_CASE("a loop copied per part counts each copy for its part's share",
           "[package]") {
   mlir::MLIRContext context;
-  context.loadDialect<mlir::tgc::TgcDialect, mlir::func::FuncDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(kConcatKernel, &context);
+      parseKernels(context, kConcatKernel);
   REQUIRE(module);
-  auto kernelOf = [&] {
-    mlir::tgc::KernelOp kernel;
-    module->walk([&](mlir::tgc::KernelOp op) { kernel = op; });
-    return kernel;
-  };
   // Before: the select and the add for each of the 32 elements.
-  CHECK(mlir::tgc::getKernelCost(kernelOf()).flops == 2 * 32);
+  CHECK(mlir::tgc::getKernelCost(lastKernel(*module)).flops == 2 * 32);
   mlir::PassManager pm(&context);
   pm.addPass(mlir::tgc::createTgcUnswitch());
   REQUIRE(mlir::succeeded(pm.run(*module)));
@@ -547,5 +552,5 @@ TEST_CASE("a loop copied per part counts each copy for its part's share",
   module->walk([&](mlir::tgc::IfOp) { ++ifs; });
   REQUIRE(ifs == 2);
   // After: the part of 1 row counts 1/4 of 32 adds, the part of 3 rows 3/4.
-  CHECK(mlir::tgc::getKernelCost(kernelOf()).flops == 32);
+  CHECK(mlir::tgc::getKernelCost(lastKernel(*module)).flops == 32);
 }
