@@ -596,6 +596,55 @@ func.func @transpose_by_lines(%x: tensor<64x32xf32>) -> tensor<32x64xf32> {
   return %k : tensor<32x64xf32>
 }
 
+// A channels-last image of 24 channels copied to channels-first with a
+// border (ShuffleNetV2's stem output before its max pool): 24 channels are
+// no whole line, so the loads' axis is upcast by the largest power of two
+// of one that divides it, 8 (0.27 -> 0.09 ms for 112x112 pixels); rows of
+// 114 take no run of 4.
+// CHECK-LABEL: func @transpose_by_half_lines(
+//       CHECK:   opts = ["UPCAST(0,8)"]
+func.func @transpose_by_half_lines(%x: tensor<112x112x24xf32>) -> tensor<24x114x114xf32> {
+  %k = tgc.kernel "E_24_114_114" (%x) : (tensor<112x112x24xf32>) -> tensor<24x114x114xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c0 = tgc.const 0 : index
+    %c113 = tgc.const 113 : index
+    %c24 = tgc.const 24 : index
+    %c114 = tgc.const 114 : index
+    %c2688 = tgc.const 2688 : index
+    %c12996 = tgc.const 12996 : index
+    %m2712 = tgc.const -2712 : index
+    %ninf = tgc.const 0xFF800000 : f32
+    %c = tgc.range 24 global id 0
+    %h = tgc.range 114 global id 1
+    %w = tgc.range 114 global id 2
+    %h0 = tgc.cmplt %c0, %h : index
+    %h1 = tgc.cmplt %h, %c113 : index
+    %w0 = tgc.cmplt %c0, %w : index
+    %w1 = tgc.cmplt %w, %c113 : index
+    %hin = tgc.and %h0, %h1 : i1
+    %win = tgc.and %w0, %w1 : i1
+    %in = tgc.and %hin, %win : i1
+    %ih = tgc.mul %h, %c2688 : index
+    %iw = tgc.mul %w, %c24 : index
+    %ihw = tgc.add %ih, %iw : index
+    %ihwc = tgc.add %ihw, %c : index
+    %i = tgc.add %ihwc, %m2712 : index
+    %p = tgc.index %px[%i], %in : !tgc.ptr<f32>
+    %v = tgc.load %p else %ninf : !tgc.ptr<f32> -> f32
+    %oc = tgc.mul %c, %c12996 : index
+    %oh = tgc.mul %h, %c114 : index
+    %och = tgc.add %oc, %oh : index
+    %o1 = tgc.add %och, %w : index
+    %o = tgc.index %out[%o1] : !tgc.ptr<f32>
+    tgc.store %o, %v : !tgc.ptr<f32>, f32
+    tgc.end %w
+    tgc.end %h
+    tgc.end %c
+    tgc.sink
+  }
+  return %k : tensor<24x114x114xf32>
+}
+
 // A copy of a padded 3x230x230 image (ResNet-18's stem input) splits by
 // rows, not along the innermost axis. 230 rows have no even divisor from
 // 4 to 8: 5 tasks, not 2 (with 2, the copy ran slower on 2 threads than on
