@@ -190,20 +190,22 @@ bool packable(const Access &access, RangeOp range) {
 }
 
 /// True if every reduction-loop load along `range` is a vector load as
-/// it is (or, with `strideTwo`, two and a permute): PACK does not apply
-/// to a padded axis. RegNet's 1x1 convolutions of 440 channels, their
-/// weights gathered lane by lane in 28 vectors of 16, ran 1.5x slower than
-/// with 55 packed vectors of 8; MnasNet's to 40 channels in 3 of 16, 2x
-/// slower than in 5 packed of 8.
+/// it is (or, with `strideTwo`, two and a permute; with `packed`, once
+/// PACK has transposed its weight, zero-padded to the padded axis).
+/// Gathered lane by lane instead, RegNet's 1x1 convolutions of 440
+/// channels in 28 vectors of 16 ran 1.5x slower than in 55 packed vectors
+/// of 8, and MnasNet's to 40 channels in 3 of 16 2x slower than in 5
+/// packed of 8.
 bool loadsWhole(KernelShape &shape, RangeOp range, int64_t lanes,
-                bool strideTwo = false) {
+                bool strideTwo = false, bool packed = false) {
   return llvm::all_of(shape.accesses, [&](const Access &access) {
     if (access.isStore || !access.inReduce)
       return true;
     StrideClass stride = shape.strideClass(access, range, lanes);
     return stride == StrideClass::Contiguous ||
            stride == StrideClass::Constant ||
-           (strideTwo && stride == StrideClass::StrideTwo);
+           (strideTwo && stride == StrideClass::StrideTwo) ||
+           (packed && packable(access, range));
   });
 }
 
@@ -290,10 +292,45 @@ bool broadcastsAlong(KernelShape &shape, RangeOp range) {
   });
 }
 
+/// A register tile of whole vectors of half the lanes fills the
+/// accumulators if another output axis divides by this many or up to
+/// twice as many (14 or 16 pixels).
+constexpr int64_t kMinHalfVectorTile = 8;
+
+/// True if padded vectors of `lanes` along `range`, their weights packed,
+/// would gain nothing on whole vectors of `lanes` / 2: there is no tile
+/// for their broadcasts to feed, or the narrower vectors have one that
+/// fills the accumulators. MnasNet's 1x1 convolutions
+/// to 120 channels on 28x28 pixels ran 15% slower in 8 packed vectors of
+/// 16 than in 15 of 8 by 16 pixels, but RegNet's to 440 channels on 7x7
+/// 1.5x faster in 28 of 16 than in 55 of 8 by 7 pixels.
+bool tilesHalfVectors(KernelShape &shape, RangeOp range, int64_t lanes) {
+  // Without another output axis there is no tile (SqueezeNet's last 1x1
+  // convolution, summed over its pixels, to 1000 classes ran 10% slower
+  // in 63 packed vectors of 16 than in 125 of 8).
+  if (llvm::none_of(shape.outputs, [&](RangeOp other) {
+        return other != range && other.getBound() > 1;
+      }))
+    return true;
+  if ((int64_t)range.getBound() % (lanes / 2) != 0)
+    return false;
+  return llvm::any_of(shape.outputs, [&](RangeOp other) {
+    for (int64_t d = kMinHalfVectorTile;
+         other != range && d <= 2 * kMinHalfVectorTile; ++d)
+      if ((int64_t)other.getBound() % d == 0)
+        return true;
+    return false;
+  });
+}
+
 /// The output axis with the best vectorScore (returned in `bestScore`)
 /// among those padded past kMaxPaddedVectors (their vectors in a loop, the
-/// last one's lanes counted at run time) whose loads need no PACK, and with
-/// `sharedByTile` only those along which some load is broadcast.
+/// last one's lanes counted at run time) whose loads are vector loads,
+/// their weights packed and zero-padded where `sharedByTile`, and with
+/// `sharedByTile` only those along which some load is broadcast: the
+/// tile's broadcasts feed all the vectors (ShuffleNetV2's 1x1
+/// convolutions to 116 and 232 channels, in 8 and 15 vectors of 16 rather
+/// than 29 of 4 and 29 of 8).
 RangeOp longPaddedAxis(KernelShape &shape, int64_t lanes, bool sharedByTile,
                        int64_t &bestScore) {
   RangeOp best;
@@ -302,7 +339,12 @@ RangeOp longPaddedAxis(KernelShape &shape, int64_t lanes, bool sharedByTile,
     int64_t score = vectorScore(shape, range, lanes, /*allowGathers=*/false,
                                 /*allowScatter=*/false, /*padded=*/true,
                                 /*maxVectors=*/INT64_MAX);
-    if (score > bestScore && loadsWhole(shape, range, lanes) &&
+    bool packed =
+        sharedByTile &&
+        roundUp(range.getBound(), lanes) / lanes > kMaxPaddedVectors &&
+        !tilesHalfVectors(shape, range, lanes);
+    if (score > bestScore &&
+        loadsWhole(shape, range, lanes, /*strideTwo=*/false, packed) &&
         (!sharedByTile || broadcastsAlong(shape, range))) {
       best = range;
       bestScore = score;

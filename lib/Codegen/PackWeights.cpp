@@ -1,9 +1,11 @@
-//===- PackWeights.cpp - weights laid out for the kernel that reads them -*- C++ -*-=//
+//===- PackWeights.cpp - weights laid out for the kernel that reads them -*- C++
+//-*-=//
 //
-// Only a pure transpose is done: every dim of the weight is walked by one
-// range of the kernel, so moving dims around changes each access's
-// coefficients and nothing else, and the packed tensor has exactly the
-// bytes of the original.
+// Only a transpose is done: every dim of the weight is walked by one range
+// of the kernel, so moving dims around changes each access's coefficients
+// and nothing else. A range padded past its dim (PADTO, every access gated
+// by `range < size`) pads the packed dim with zeros to the range's length,
+// so that a register tile's last vector is a whole vector load.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #include "Codegen/Symbolic.h"
 #include "IR/ConstantData.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include <cstring>
 
 using namespace mlir;
@@ -21,12 +24,59 @@ namespace {
 /// Erases `value`'s pure index arithmetic once nothing reads it.
 void eraseIfDead(Value value) {
   Operation *op = value.getDefiningOp();
-  if (!op || !op->use_empty() || !isa<AddOp, MulOp, SubOp, ConstOp>(op))
+  if (!op || !op->use_empty() ||
+      !isa<AddOp, MulOp, SubOp, ConstOp, CmpltOp, AndOp>(op))
     return;
   SmallVector<Value> operands(op->getOperands());
   op->erase();
   for (Value operand : operands)
     eraseIfDead(operand);
+}
+
+/// True if `index`'s gate holds only where `range` < `size`: one of the
+/// conditions it is the conjunction of is `range < k` with k <= size.
+bool gatedBelow(IndexOp index, RangeOp range, int64_t size) {
+  SmallVector<Value> worklist;
+  if (Value gate = index.getGate())
+    worklist.push_back(gate);
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (auto conj = dyn_cast_or_null<AndOp>(def)) {
+      worklist.append({conj.getLhs(), conj.getRhs()});
+      continue;
+    }
+    auto cmp = dyn_cast_or_null<CmpltOp>(def);
+    std::optional<int64_t> k = cmp ? constantIndex(cmp.getRhs()) : std::nullopt;
+    if (k && cmp.getLhs() == range.getResult() && *k <= size)
+      return true;
+  }
+  return false;
+}
+
+/// True if `gate` is a conjunction of `range < k` with k no less than the
+/// size of the dim `range` walks, for ranges in `padded` (range and size):
+/// the gates PADTO put on an access whose padding reads zeros once packed.
+bool onlyPadding(Value gate, ArrayRef<std::pair<RangeOp, int64_t>> padded) {
+  Operation *def = gate.getDefiningOp();
+  if (auto conj = dyn_cast_or_null<AndOp>(def))
+    return onlyPadding(conj.getLhs(), padded) &&
+           onlyPadding(conj.getRhs(), padded);
+  auto cmp = dyn_cast_or_null<CmpltOp>(def);
+  std::optional<int64_t> k = cmp ? constantIndex(cmp.getRhs()) : std::nullopt;
+  return k && llvm::any_of(padded, [&](auto rangeAndSize) {
+           return cmp.getLhs() == rangeAndSize.first.getResult() &&
+                  *k >= rangeAndSize.second;
+         });
+}
+
+/// True if every load through `index` reads zero where its gate is false
+/// (its alternative is zero, or it has none: PADTO's gates).
+bool readsZeroOutside(IndexOp index) {
+  return llvm::all_of(index->getUsers(), [](Operation *user) {
+    auto load = dyn_cast<LoadOp>(user);
+    return load && (!load.getAlt() || matchPattern(load.getAlt(), m_Zero()) ||
+                    matchPattern(load.getAlt(), m_AnyZeroFloat()));
+  });
 }
 
 } // namespace
@@ -68,10 +118,13 @@ FailureOr<SmallVector<RangeOp>> mlir::tgc::getWeightDims(KernelOp kernel,
       auto range = atom.getDefiningOp<RangeOp>();
       if (!range)
         return fail("an index is not a sum of loop indices");
+      // A range longer than its dim must be gated below the dim's size.
       bool placed = false;
       for (size_t d = 0; d < shape.size() && !placed; ++d)
-        if (strides[d] == coef && shape[d] == (int64_t)range.getBound() &&
-            !here[d]) {
+        if (strides[d] == coef && !here[d] &&
+            (shape[d] == (int64_t)range.getBound() ||
+             (shape[d] < (int64_t)range.getBound() &&
+              gatedBelow(index, range, shape[d])))) {
           here[d] = range;
           placed = true;
         }
@@ -111,6 +164,14 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
   auto type = cast<RankedTensorType>(constant.getType());
   ArrayRef<int64_t> shape = type.getShape();
   size_t rank = shape.size();
+  // Each dim as long as the range walking it: longer where it is padded.
+  SmallVector<int64_t> walkedShape(shape);
+  SmallVector<std::pair<RangeOp, int64_t>> padded;
+  for (unsigned d = 0; d < rank; ++d)
+    if (dims[d] && (int64_t)dims[d].getBound() > shape[d]) {
+      walkedShape[d] = dims[d].getBound();
+      padded.push_back({dims[d], shape[d]});
+    }
 
   // The new order: dims of size 1, then the dims by where their loops
   // open (the packed dim's blocks where its range opens), then the
@@ -122,15 +183,16 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
   SmallVector<PackedDim> packed, walked;
   std::optional<PackedDim> inBlock;
   for (unsigned d = 0; d < rank; ++d) {
+    int64_t size = walkedShape[d];
     if (!dims[d]) {
-      packed.push_back({d, shape[d], 1, PackedDim::Whole});
+      packed.push_back({d, size, 1, PackedDim::Whole});
     } else if (dims[d] != range) {
-      walked.push_back({d, shape[d], 1, PackedDim::Whole});
-    } else if (block > 1 && block < shape[d]) {
-      walked.push_back({d, shape[d] / block, block, PackedDim::Blocks});
+      walked.push_back({d, size, 1, PackedDim::Whole});
+    } else if (block > 1 && block < size) {
+      walked.push_back({d, size / block, block, PackedDim::Blocks});
       inBlock = PackedDim{d, block, 1, PackedDim::InBlock};
     } else {
-      inBlock = PackedDim{d, shape[d], 1, PackedDim::Whole};
+      inBlock = PackedDim{d, size, 1, PackedDim::Whole};
     }
   }
   llvm::stable_sort(walked, [&](const PackedDim &a, const PackedDim &b) {
@@ -145,18 +207,28 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
   SmallVector<int64_t> oldStrides = rowMajorStrides(shape);
   SmallVector<int64_t> newStrides = rowMajorStrides(newShape);
 
-  // Element n of the new tensor is the old one at the same multi-index.
+  // Element n of the new tensor is the old one at the same multi-index,
+  // or zero past the end of a padded dim.
   ArrayRef<char> raw = getConstantBytes(constant);
   int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-  std::vector<char> data(raw.size());
+  int64_t count = 1;
+  for (int64_t size : newShape)
+    count *= size;
+  std::vector<char> data(count * elementBytes, 0);
   SmallVector<int64_t> at(packed.size(), 0);
-  int64_t count = type.getNumElements();
   for (int64_t n = 0; n < count; ++n) {
-    int64_t old = 0;
+    SmallVector<int64_t> oldIndex(rank, 0);
     for (auto [i, p] : llvm::enumerate(packed))
-      old += at[i] * p.scale * oldStrides[p.dim];
-    std::memcpy(&data[n * elementBytes], &raw[old * elementBytes],
-                elementBytes);
+      oldIndex[p.dim] += at[i] * p.scale;
+    int64_t old = 0;
+    bool inside = true;
+    for (unsigned d = 0; d < rank; ++d) {
+      inside &= oldIndex[d] < shape[d];
+      old += oldIndex[d] * oldStrides[d];
+    }
+    if (inside)
+      std::memcpy(&data[n * elementBytes], &raw[old * elementBytes],
+                  elementBytes);
     for (int i = (int)packed.size() - 1; i >= 0; --i) {
       if (++at[i] < newShape[i])
         break;
@@ -195,5 +267,15 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
     Value old = index.getIdx();
     index.getIdxMutable().assign(buildLinearSum(builder, loc, sum));
     eraseIfDead(old);
+    // Past a padded dim the packed weight holds zeros: a gate that only
+    // stops the padding goes, and the access is a whole vector.
+    if (Value gate = index.getGate(); gate && !padded.empty() &&
+                                      onlyPadding(gate, padded) &&
+                                      readsZeroOutside(index)) {
+      index.getGateMutable().clear();
+      for (Operation *user : index->getUsers())
+        cast<LoadOp>(user).getAltMutable().clear();
+      eraseIfDead(gate);
+    }
   }
 }

@@ -4,6 +4,7 @@
 // RUN: tgc-opt %s --split-input-file --tgc-optimize="actions=PACK(1,2,1)" | FileCheck %s --check-prefix=BLOCKS
 // RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=PACK(1,4,0)" 2>&1 | FileCheck %s --check-prefix=NOTWEIGHT
 // RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=PACK(0,2,1)" 2>&1 | FileCheck %s --check-prefix=NOTDIM
+// RUN: tgc-opt %s --split-input-file --tgc-optimize="actions=PADTO(1,8);PACK(1,8,1)" | FileCheck %s --check-prefix=PADDED
 
 // y[i, j] = sum_k x[i, k] * w[j, k] (Gemm with transB): packed on j, w
 // becomes [k][j], read at k*4 + j.
@@ -21,6 +22,19 @@
 //       BLOCKS:   tgc.const dense<{{\[}}[{{\[}}0.000000e+00, 3.000000e+00], [1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00]], {{\[}}[6.000000e+00, 9.000000e+00], [7.000000e+00, 1.000000e+01], [8.000000e+00, 1.100000e+01]]]> : tensor<2x3x2xf32>
 //       BLOCKS:     tgc.idiv %{{.*}}, %{{.*}} : index
 //       BLOCKS:     tgc.mod %{{.*}}, %{{.*}} : index
+// On j padded to 8 (PADTO gates every access by j < 4): w becomes [k][8],
+// its columns 4 to 7 zeros, and its access loses the gate (a whole vector
+// load); the store keeps it.
+// PADDED-LABEL: func @gemm_transb(
+//       PADDED:   %[[W:.*]] = tgc.const dense<{{\[}}[0.000000e+00, 3.000000e+00, 6.000000e+00, 9.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [1.000000e+00, {{.*}}]]> : tensor<3x8xf32>
+//       PADDED:   %[[J:.*]] = tgc.range 8 global id 1
+//       PADDED:   %[[VALID:.*]] = tgc.cmplt %[[J]], %{{.*}} : index
+//       PADDED:   %[[K:.*]] = tgc.range 3 reduce id 2
+//       PADDED:   %[[K8:.*]] = tgc.mul %[[K]], %{{.*}} : index
+//       PADDED:   %[[A:.*]] = tgc.add %[[K8]], %[[J]] : index
+//       PADDED:   tgc.index %{{.*}}[%[[A]]] : <f32>
+//       PADDED:   tgc.index %{{.*}}[%{{.*}}], %[[VALID]] : <f32>
+//       PADDED:   tgc.store
 // NOTWEIGHT: cannot apply PACK(1,4,0): the input is not a constant weight
 // NOTDIM: cannot apply PACK(0,2,1): the axis walks no dim of the weight
 func.func @gemm_transb(%x: tensor<2x3xf32>) -> tensor<2x4xf32> {
