@@ -51,16 +51,10 @@ static int64_t getBufferBytes(Type type) {
 /// of comparisons of that index with constants (`lo - 1 < i`, `i < hi`);
 /// 1 for any other condition.
 static double getIntervalShare(Value cond) {
-  SmallVector<Value> worklist{cond};
   Value subject;
   int64_t lo = INT64_MIN, hi = INT64_MAX;
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (auto conj = dyn_cast_or_null<AndOp>(def)) {
-      worklist.append({conj.getLhs(), conj.getRhs()});
-      continue;
-    }
-    auto cmp = dyn_cast_or_null<CmpltOp>(def);
+  for (Value conjunct : conjunctsOf(cond)) {
+    auto cmp = conjunct.getDefiningOp<CmpltOp>();
     if (!cmp)
       return 1;
     std::optional<int64_t> left = constantIndex(cmp.getLhs());

@@ -36,37 +36,27 @@ void eraseIfDead(Value value) {
 /// True if `index`'s gate holds only where `range` < `size`: one of the
 /// conditions it is the conjunction of is `range < k` with k <= size.
 bool gatedBelow(IndexOp index, RangeOp range, int64_t size) {
-  SmallVector<Value> worklist;
-  if (Value gate = index.getGate())
-    worklist.push_back(gate);
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (auto conj = dyn_cast_or_null<AndOp>(def)) {
-      worklist.append({conj.getLhs(), conj.getRhs()});
-      continue;
-    }
-    auto cmp = dyn_cast_or_null<CmpltOp>(def);
+  if (!index.getGate())
+    return false;
+  return llvm::any_of(conjunctsOf(index.getGate()), [&](Value conjunct) {
+    auto cmp = conjunct.getDefiningOp<CmpltOp>();
     std::optional<int64_t> k = cmp ? constantIndex(cmp.getRhs()) : std::nullopt;
-    if (k && cmp.getLhs() == range.getResult() && *k <= size)
-      return true;
-  }
-  return false;
+    return k && cmp.getLhs() == range.getResult() && *k <= size;
+  });
 }
 
 /// True if `gate` is a conjunction of `range < k` with k no less than the
 /// size of the dim `range` walks, for ranges in `padded` (range and size):
 /// the gates PADTO put on an access whose padding reads zeros once packed.
 bool onlyPadding(Value gate, ArrayRef<std::pair<RangeOp, int64_t>> padded) {
-  Operation *def = gate.getDefiningOp();
-  if (auto conj = dyn_cast_or_null<AndOp>(def))
-    return onlyPadding(conj.getLhs(), padded) &&
-           onlyPadding(conj.getRhs(), padded);
-  auto cmp = dyn_cast_or_null<CmpltOp>(def);
-  std::optional<int64_t> k = cmp ? constantIndex(cmp.getRhs()) : std::nullopt;
-  return k && llvm::any_of(padded, [&](auto rangeAndSize) {
-           return cmp.getLhs() == rangeAndSize.first.getResult() &&
-                  *k >= rangeAndSize.second;
-         });
+  return llvm::all_of(conjunctsOf(gate), [&](Value conjunct) {
+    auto cmp = conjunct.getDefiningOp<CmpltOp>();
+    std::optional<int64_t> k = cmp ? constantIndex(cmp.getRhs()) : std::nullopt;
+    return k && llvm::any_of(padded, [&](auto rangeAndSize) {
+             return cmp.getLhs() == rangeAndSize.first.getResult() &&
+                    *k >= rangeAndSize.second;
+           });
+  });
 }
 
 /// True if every load through `index` reads zero where its gate is false

@@ -34,6 +34,18 @@ std::optional<bool> constantBool(Value value) {
   return std::nullopt;
 }
 
+SmallVector<Value> conjunctsOf(Value cond) {
+  SmallVector<Value> conjuncts, worklist{cond};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto conj = value.getDefiningOp<AndOp>())
+      worklist.append({conj.getRhs(), conj.getLhs()});
+    else
+      conjuncts.push_back(value);
+  }
+  return conjuncts;
+}
+
 std::optional<IndexBounds> boundsOf(Value value, int depth) {
   if (!value.getType().isIndex() || depth > 24)
     return std::nullopt;

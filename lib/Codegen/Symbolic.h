@@ -30,6 +30,8 @@ std::optional<int64_t> constantIndex(Value value);
 /// The value of an i1 constant (a gate folded to true or false); nullopt
 /// for anything else, a null value included.
 std::optional<bool> constantBool(Value value);
+/// The conditions whose conjunction (a tree of tgc.and) `cond` is.
+SmallVector<Value> conjunctsOf(Value cond);
 std::optional<IndexBounds> boundsOf(Value value, int depth = 0);
 std::optional<IndexBounds> boundsOf(const LinearSum &sum);
 LinearSum linearSumOf(Value value);
