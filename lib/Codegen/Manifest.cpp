@@ -54,19 +54,16 @@ static double getIntervalShare(Value cond) {
   Value subject;
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   for (Value conjunct : conjunctsOf(cond)) {
-    auto cmp = conjunct.getDefiningOp<CmpltOp>();
-    if (!cmp)
+    std::optional<IndexComparison> cmp =
+        matchIndexComparison(conjunct.getDefiningOp());
+    if (!cmp || !conjunct.getDefiningOp<CmpltOp>() ||
+        (subject && subject != cmp->subject))
       return 1;
-    std::optional<int64_t> left = constantIndex(cmp.getLhs());
-    std::optional<int64_t> right = constantIndex(cmp.getRhs());
-    Value index = left ? cmp.getRhs() : cmp.getLhs();
-    if (left.has_value() == right.has_value() || (subject && subject != index))
-      return 1;
-    subject = index;
-    if (left)
-      lo = std::max(lo, *left + 1);
+    subject = cmp->subject;
+    if (cmp->subjectFirst)
+      hi = std::min(hi, cmp->constant);
     else
-      hi = std::min(hi, *right);
+      lo = std::max(lo, cmp->constant + 1);
   }
   std::optional<IndexBounds> bounds =
       subject ? boundsOf(subject) : std::nullopt;

@@ -1,5 +1,4 @@
-//===- PackWeights.cpp - weights laid out for the kernel that reads them -*- C++
-//-*-=//
+//===- PackWeights.cpp - weights laid out for their kernel ----*- C++ -*-===//
 //
 // Only a transpose is done: every dim of the weight is walked by one range
 // of the kernel, so moving dims around changes each access's coefficients
@@ -33,15 +32,24 @@ void eraseIfDead(Value value) {
     eraseIfDead(operand);
 }
 
+/// The k of a condition `range < k`.
+std::optional<int64_t> limitOn(Value cond, RangeOp range) {
+  std::optional<IndexComparison> cmp =
+      matchIndexComparison(cond.getDefiningOp());
+  if (!cmp || !cond.getDefiningOp<CmpltOp>() || !cmp->subjectFirst ||
+      cmp->subject != range.getResult())
+    return std::nullopt;
+  return cmp->constant;
+}
+
 /// True if `index`'s gate holds only where `range` < `size`: one of the
 /// conditions it is the conjunction of is `range < k` with k <= size.
 bool gatedBelow(IndexOp index, RangeOp range, int64_t size) {
   if (!index.getGate())
     return false;
   return llvm::any_of(conjunctsOf(index.getGate()), [&](Value conjunct) {
-    auto cmp = conjunct.getDefiningOp<CmpltOp>();
-    std::optional<int64_t> k = cmp ? constantIndex(cmp.getRhs()) : std::nullopt;
-    return k && cmp.getLhs() == range.getResult() && *k <= size;
+    std::optional<int64_t> k = limitOn(conjunct, range);
+    return k && *k <= size;
   });
 }
 
@@ -50,12 +58,10 @@ bool gatedBelow(IndexOp index, RangeOp range, int64_t size) {
 /// the gates PADTO put on an access whose padding reads zeros once packed.
 bool onlyPadding(Value gate, ArrayRef<std::pair<RangeOp, int64_t>> padded) {
   return llvm::all_of(conjunctsOf(gate), [&](Value conjunct) {
-    auto cmp = conjunct.getDefiningOp<CmpltOp>();
-    std::optional<int64_t> k = cmp ? constantIndex(cmp.getRhs()) : std::nullopt;
-    return k && llvm::any_of(padded, [&](auto rangeAndSize) {
-             return cmp.getLhs() == rangeAndSize.first.getResult() &&
-                    *k >= rangeAndSize.second;
-           });
+    return llvm::any_of(padded, [&](auto rangeAndSize) {
+      std::optional<int64_t> k = limitOn(conjunct, rangeAndSize.first);
+      return k && *k >= rangeAndSize.second;
+    });
   });
 }
 

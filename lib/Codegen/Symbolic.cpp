@@ -46,6 +46,18 @@ SmallVector<Value> conjunctsOf(Value cond) {
   return conjuncts;
 }
 
+std::optional<IndexComparison> matchIndexComparison(Operation *op) {
+  if (!isa_and_nonnull<CmpltOp, CmpeqOp, CmpneOp>(op) ||
+      !op->getOperand(0).getType().isIndex())
+    return std::nullopt;
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  if (auto k = constantIndex(rhs); k && !constantIndex(lhs))
+    return IndexComparison{lhs, *k, true};
+  if (auto k = constantIndex(lhs); k && !constantIndex(rhs))
+    return IndexComparison{rhs, *k, false};
+  return std::nullopt;
+}
+
 std::optional<IndexBounds> boundsOf(Value value, int depth) {
   if (!value.getType().isIndex() || depth > 24)
     return std::nullopt;

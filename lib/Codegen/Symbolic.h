@@ -32,6 +32,16 @@ std::optional<int64_t> constantIndex(Value value);
 std::optional<bool> constantBool(Value value);
 /// The conditions whose conjunction (a tree of tgc.and) `cond` is.
 SmallVector<Value> conjunctsOf(Value cond);
+
+/// A comparison of an index `subject` with a constant: `subject < k`,
+/// `k < subject`, `subject == k` or `subject != k`.
+struct IndexComparison {
+  Value subject;
+  int64_t constant;
+  bool subjectFirst;
+};
+/// `op` as an IndexComparison, if it is one (tgc.cmplt, cmpeq, cmpne).
+std::optional<IndexComparison> matchIndexComparison(Operation *op);
 std::optional<IndexBounds> boundsOf(Value value, int depth = 0);
 std::optional<IndexBounds> boundsOf(const LinearSum &sum);
 LinearSum linearSumOf(Value value);

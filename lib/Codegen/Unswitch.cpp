@@ -28,7 +28,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include <functional>
-#include <map>
 
 namespace mlir::tgc {
 #define GEN_PASS_DEF_TGCUNSWITCH
@@ -77,26 +76,6 @@ SmallVector<Operation *> bodyOf(const Loop &loop) {
   return ops;
 }
 
-/// A comparison of `subject` with a constant: `subject < k`, `k < subject`,
-/// `subject == k` or `subject != k`.
-struct Comparison {
-  Value subject;
-  int64_t constant;
-  bool subjectFirst;
-};
-
-std::optional<Comparison> matchComparison(Operation *op) {
-  if (!isa_and_nonnull<CmpltOp, CmpeqOp, CmpneOp>(op) ||
-      !op->getOperand(0).getType().isIndex())
-    return std::nullopt;
-  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-  if (auto k = constantIndex(rhs); k && !constantIndex(lhs))
-    return Comparison{lhs, *k, true};
-  if (auto k = constantIndex(lhs); k && !constantIndex(rhs))
-    return Comparison{rhs, *k, false};
-  return std::nullopt;
-}
-
 /// The value of the i1 scalar `cond` where `subject` is `x`, if it is a
 /// combination (and, or, xor, select) of constants and comparisons of
 /// `subject` with constants. `cuts` collects where those comparisons change
@@ -109,7 +88,7 @@ std::optional<bool> evaluateAt(Value cond, Value subject, int64_t x,
   Operation *op = cond.getDefiningOp();
   if (!op || depth > 16 || !cond.getType().isInteger(1))
     return std::nullopt;
-  if (auto cmp = matchComparison(op)) {
+  if (auto cmp = matchIndexComparison(op)) {
     if (cmp->subject != subject)
       return std::nullopt;
     int64_t k = cmp->constant;
@@ -151,8 +130,9 @@ struct Switch {
   int64_t selects = 0;
 };
 
-std::optional<Switch> findSwitch(ArrayRef<Operation *> body) {
-  llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
+std::optional<Switch>
+findSwitch(ArrayRef<Operation *> body,
+           const llvm::SmallPtrSetImpl<Operation *> &inside) {
   auto isInvariantCondition = [&](Value value) {
     Operation *def = value.getDefiningOp();
     return value.getType().isInteger(1) && def && !inside.contains(def) &&
@@ -160,7 +140,7 @@ std::optional<Switch> findSwitch(ArrayRef<Operation *> body) {
   };
   // Every comparison in the invariant conditions votes for its subject.
   SetVector<Value> conditions;
-  std::map<void *, int64_t> votes;
+  DenseMap<Value, int64_t> votes;
   SmallVector<Value> subjects;
   for (Operation *op : body)
     for (Value operand : op->getOperands()) {
@@ -169,8 +149,8 @@ std::optional<Switch> findSwitch(ArrayRef<Operation *> body) {
       SmallVector<Value> worklist{operand};
       for (int steps = 0; !worklist.empty() && steps < 64; ++steps) {
         Operation *def = worklist.pop_back_val().getDefiningOp();
-        if (auto cmp = matchComparison(def)) {
-          if (votes[cmp->subject.getAsOpaquePointer()]++ == 0)
+        if (auto cmp = matchIndexComparison(def)) {
+          if (votes[cmp->subject]++ == 0)
             subjects.push_back(cmp->subject);
         } else if (isa_and_nonnull<AndOp, OrOp, XorOp, WhereOp>(def)) {
           worklist.append(def->operand_begin(), def->operand_end());
@@ -180,9 +160,8 @@ std::optional<Switch> findSwitch(ArrayRef<Operation *> body) {
   if (subjects.empty())
     return std::nullopt;
   Switch best;
-  best.subject = *llvm::max_element(subjects, [&](Value a, Value b) {
-    return votes[a.getAsOpaquePointer()] < votes[b.getAsOpaquePointer()];
-  });
+  best.subject = *llvm::max_element(
+      subjects, [&](Value a, Value b) { return votes[a] < votes[b]; });
   for (Value condition : conditions) {
     SmallVector<int64_t> cuts;
     if (!evaluateAt(condition, best.subject, 0, &cuts))
@@ -254,7 +233,7 @@ Value foldCondition(Operation *copy, OpBuilder &builder,
   return copies.back()->getResult(0);
 }
 
-/// Copies the loop's ops before `before` with the conditions replaced by
+/// Copies the loop's ops at `builder`'s point with the conditions replaced by
 /// their values in the piece, folding what they decide as it goes: a select
 /// keeps one side, an index gated true loses its gate, a load gated false
 /// is its alternative, a store gated false goes.
@@ -343,7 +322,7 @@ bool unswitch(Loop loop) {
     for (Operation *user : op->getUsers())
       if (!inside.contains(user))
         return false;
-  std::optional<Switch> found = findSwitch(body);
+  std::optional<Switch> found = findSwitch(body, inside);
   // Two parts and a choice between them: a concatenation. A lone gated
   // load (a padded border) costs one predictable branch, which the C
   // compiler hoists itself.
