@@ -25,6 +25,7 @@ static const DecompositionTable &getDecompositions() {
     DecompositionTable t;
     addElementwiseDecompositions(t);
     addReduceDecompositions(t);
+    addTopKDecompositions(t);
     addNNDecompositions(t);
     addShapeDecompositions(t);
     addIndexingDecompositions(t);

@@ -447,13 +447,8 @@ LogicalResult decomposeBitShift(NodeContext &ctx) {
                 << " and " << all[1].getType();
     return failure();
   }
-  OpBuilder &builder = tb.getBuilder();
-  if (direction == "LEFT")
-    ctx.setResult(0, builder.create<ShlOp>(tb.getLoc(), all[0].getType(),
-                                           all[0], all[1]));
-  else
-    ctx.setResult(0, builder.create<ShrOp>(tb.getLoc(), all[0].getType(),
-                                           all[0], all[1]));
+  ctx.setResult(0, direction == "LEFT" ? tb.shl(all[0], all[1])
+                                       : tb.shr(all[0], all[1]));
   return success();
 }
 

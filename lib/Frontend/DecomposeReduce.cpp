@@ -148,77 +148,6 @@ LogicalResult decomposeCumSum(NodeContext &ctx) {
   return success();
 }
 
-/// TopK without sorting: the rank of each element along the axis is the
-/// number of elements before it in the order (greater, or equal at a lower
-/// index, for the largest); output r is the element of rank r, picked by a
-/// one-hot select. Ties keep the lower index first, as ONNX requires.
-LogicalResult decomposeTopK(NodeContext &ctx) {
-  Value x = ctx.requiredInput(0, "X");
-  bool largest = ctx.intAttr("largest", 1) != 0;
-  ctx.intAttr("sorted", 1); // the result is always sorted
-  int64_t axisAttr = ctx.intAttr("axis", -1);
-  std::optional<int64_t> kAttr;
-  if (ctx.opset() < 10) {
-    kAttr = ctx.intAttr("k", -1);
-  } else {
-    ctx.requiredInput(1, "K");
-    auto given = ctx.constInts(1, "K");
-    if (failed(given) || !*given)
-      return failure();
-    if ((*given)->size() != 1) {
-      ctx.error() << "K must hold one value";
-      return failure();
-    }
-    kAttr = (**given)[0];
-  }
-  if (!x)
-    return failure();
-  TensorBuilder &tb = ctx.tb();
-  int64_t rank = TensorBuilder::rankOf(x);
-  auto axis = ctx.normalizeAxis(axisAttr, rank);
-  if (failed(axis))
-    return failure();
-  int64_t n = TensorBuilder::shapeOf(x)[*axis], k = *kAttr;
-  if (k < 0 || k > n) {
-    ctx.error() << "K = " << k << " is not in [0, " << n << "]";
-    return failure();
-  }
-  // x_i as [.., n, 1, ..] against x_j as [.., 1, n, ..].
-  SmallVector<int64_t> iView(TensorBuilder::shapeOf(x)), jView(iView);
-  iView.insert(iView.begin() + *axis + 1, 1);
-  jView.insert(jView.begin() + *axis, 1);
-  Value xi = tb.reshape(x, iView), xj = tb.reshape(x, jView);
-  SmallVector<int64_t> posI(rank + 1, 1), posJ(rank + 1, 1);
-  posI[*axis] = n;
-  posJ[*axis + 1] = n;
-  Type si64 = tb.getBuilder().getIntegerType(64, /*isSigned=*/true);
-  Value positions = tb.arange(n, si64);
-  Value before = tb.lt(tb.reshape(positions, posJ), tb.reshape(positions, posI));
-  Value ahead = largest ? tb.gt(xj, xi) : tb.lt(xj, xi);
-  Value ahead2 = tb.logicalOr(ahead, tb.logicalAnd(tb.eq(xj, xi), before));
-  Type i32 = tb.getBuilder().getIntegerType(32, /*isSigned=*/true);
-  Value rankOf = tb.sum(tb.cast(ahead2, i32), {*axis + 1}, false); // [.., n, ..]
-  // hit[.., r, i, ..] = rank_i == r for r < k.
-  SmallVector<int64_t> rankView(TensorBuilder::shapeOf(rankOf)),
-      slotView(rank + 1, 1);
-  rankView.insert(rankView.begin() + *axis, 1);
-  slotView[*axis] = k;
-  Value hit = tb.eq(tb.reshape(rankOf, rankView),
-                    tb.reshape(tb.arange(k, i32), slotView));
-  Value values = tb.reshape(x, rankView);
-  Value zero = tb.splat(TensorBuilder::elementTypeOf(x), {}, 0);
-  ctx.setResult(0, tb.sum(tb.where(hit, values, zero), {*axis + 1}, false));
-  if (ctx.numResults() > 1) {
-    Type indexType = ctx.resultType(1).getElementType();
-    SmallVector<int64_t> along(rank + 1, 1);
-    along[*axis + 1] = n;
-    Value index = tb.reshape(tb.arange(n, indexType), along);
-    Value none = tb.splat(indexType, {}, 0);
-    ctx.setResult(1, tb.sum(tb.where(hit, index, none), {*axis + 1}, false));
-  }
-  return success();
-}
-
 } // namespace
 
 void mlir::tgc::addReduceDecompositions(DecompositionTable &table) {
@@ -235,5 +164,4 @@ void mlir::tgc::addReduceDecompositions(DecompositionTable &table) {
   table["ArgMax"] = decomposeArg<true>;
   table["ArgMin"] = decomposeArg<false>;
   table["CumSum"] = decomposeCumSum;
-  table["TopK"] = decomposeTopK;
 }

@@ -121,6 +121,7 @@ using DecompositionTable = llvm::StringMap<DecomposeFn>;
 
 void addElementwiseDecompositions(DecompositionTable &table);
 void addReduceDecompositions(DecompositionTable &table);
+void addTopKDecompositions(DecompositionTable &table);
 void addNNDecompositions(DecompositionTable &table);
 void addShapeDecompositions(DecompositionTable &table);
 /// The convolution of `x` by `w` with the node's Conv attributes (strides,

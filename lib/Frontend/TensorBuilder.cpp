@@ -104,12 +104,46 @@ Value TensorBuilder::lowest(Type element, ArrayRef<int64_t> shape) {
                                          IntegerAttr::get(element, value)));
 }
 
+Value TensorBuilder::highest(Type element, ArrayRef<int64_t> shape) {
+  if (isa<FloatType>(element))
+    return splat(element, shape, INFINITY);
+  auto integer = llvm::cast<IntegerType>(element);
+  APInt value = integer.isSigned()
+                    ? APInt::getSignedMaxValue(integer.getWidth())
+                    : APInt::getMaxValue(integer.getWidth());
+  return constant(DenseElementsAttr::get(RankedTensorType::get(shape, element),
+                                         IntegerAttr::get(element, value)));
+}
+
 Value TensorBuilder::arange(int64_t n, Type element) {
   SmallVector<Attribute> values;
   for (int64_t i = 0; i < n; ++i)
     values.push_back(scalarAttr(element, static_cast<double>(i)));
   return constant(
       DenseElementsAttr::get(RankedTensorType::get({n}, element), values));
+}
+
+Value TensorBuilder::arangeByDigits(int64_t n, Type element) {
+  constexpr int64_t base = 16;
+  int64_t digits = 1, span = base;
+  while (span < n) {
+    ++digits;
+    span *= base;
+  }
+  SmallVector<int64_t> shape(digits, base);
+  Value sum;
+  for (int64_t d = 0, weight = span / base; d < digits; ++d, weight /= base) {
+    SmallVector<Attribute> values;
+    for (int64_t i = 0; i < base; ++i)
+      values.push_back(scalarAttr(element, static_cast<double>(i * weight)));
+    SmallVector<int64_t> along(digits, 1);
+    along[d] = base;
+    Value digit = reshape(constant(DenseElementsAttr::get(
+                              RankedTensorType::get({base}, element), values)),
+                          along);
+    sum = sum ? add(sum, expand(digit, shape)) : expand(digit, shape);
+  }
+  return shrink(reshape(sum, {span}), {0}, {n});
 }
 
 //===----------------------------------------------------------------------===//

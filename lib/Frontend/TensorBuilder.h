@@ -56,9 +56,16 @@ public:
   /// The lowest value of `element` (-inf, or the integer minimum) as a
   /// splat.
   Value lowest(Type element, ArrayRef<int64_t> shape);
+  /// The highest value of `element` (+inf, or the integer maximum).
+  Value highest(Type element, ArrayRef<int64_t> shape);
   Value constant(ElementsAttr value);
   /// The 1-D integer tensor [0, 1, ..., n-1] of type `element`.
   Value arange(int64_t n, Type element);
+  /// The same values built from 16-element constants instead of an
+  /// n-element one: position i is the sum of its base-16 digits, each
+  /// digit's weighted constant broadcast along its own axis. For long
+  /// axes, where arange would put n numbers into the weights.
+  Value arangeByDigits(int64_t n, Type element);
 
   //===--------------------------------------------------------------------===//
   // Movement (tinygrad: reshape, permute, expand, pad, shrink, flip)
@@ -170,11 +177,17 @@ public:
   Value ne(Value a, Value b);
   Value isNan(Value x) { return ne(x, x); }
   Value logicalNot(Value x);
+  /// And, or and xor are bitwise on integers.
   Value logicalAnd(Value a, Value b);
   Value logicalOr(Value a, Value b);
   Value logicalXor(Value a, Value b);
+  /// a << b and a >> b on integers (>> arithmetic when signed).
+  Value shl(Value a, Value b);
+  Value shr(Value a, Value b);
   Value where(Value cond, Value x, Value y);
   Value cast(Value x, Type element);
+  /// The bits of each element read as `element`, of the same width.
+  Value bitcast(Value x, Type element);
 
   //===--------------------------------------------------------------------===//
   // Reductions over non-negative axes

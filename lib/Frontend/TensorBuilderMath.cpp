@@ -295,6 +295,9 @@ Value TensorBuilder::logicalXor(Value a, Value b) {
   return binary<XorOp>(a, b);
 }
 
+Value TensorBuilder::shl(Value a, Value b) { return binary<ShlOp>(a, b); }
+Value TensorBuilder::shr(Value a, Value b) { return binary<ShrOp>(a, b); }
+
 Value TensorBuilder::where(Value cond, Value x, Value y) {
   if (!cond || !x || !y)
     return {};
@@ -316,6 +319,13 @@ Value TensorBuilder::cast(Value x, Type element) {
   if (!x || elementTypeOf(x) == element)
     return x;
   return builder.create<CastOp>(loc, typeOf(x).clone(element), x).getResult();
+}
+
+Value TensorBuilder::bitcast(Value x, Type element) {
+  if (!x || elementTypeOf(x) == element)
+    return x;
+  return builder.create<BitcastOp>(loc, typeOf(x).clone(element), x)
+      .getResult();
 }
 
 //===----------------------------------------------------------------------===//

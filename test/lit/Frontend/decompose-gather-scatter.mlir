@@ -34,22 +34,6 @@ func.func @gathernd(%d: tensor<2x2xsi32>, %i: tensor<2x2xsi64>) -> tensor<2xsi32
   return %0 : tensor<2xsi32>
 }
 
-// TopK ranks every element against the others along the axis (greater, or
-// equal at a lower index), then picks ranks 0..k-1.
-// CHECK-LABEL: func @topk(
-// CHECK: %[[BEFORE:.*]] = tgc.cmplt %{{.*}}, %{{.*}} : tensor<1x4x4xsi64>
-// CHECK: %[[GT:.*]] = tgc.cmplt %{{.*}}, %{{.*}} : tensor<3x4x4xf32>
-// CHECK: %[[EQ:.*]] = tgc.cmpeq %{{.*}}, %{{.*}} : tensor<3x4x4xf32>
-// CHECK: %[[RANK:.*]] = tgc.reduce_axis add %{{.*}} [2] : tensor<3x4x4xsi32> -> tensor<3x4x1xsi32>
-// CHECK: %[[HIT:.*]] = tgc.cmpeq %{{.*}}, %{{.*}} : tensor<3x2x4xsi32>
-// CHECK: tgc.where %[[HIT]], %{{.*}}, %{{.*}} : tensor<3x2x4xi1>, tensor<3x2x4xf32>
-// CHECK: tgc.where %[[HIT]], %{{.*}}, %{{.*}} : tensor<3x2x4xi1>, tensor<3x2x4xsi64>
-func.func @topk(%x: tensor<3x4xf32>) -> (tensor<3x2xf32>, tensor<3x2xsi64>) {
-  %k = tgc.const dense<2> : tensor<1xsi64>
-  %0:2 = tgc.onnx_node "TopK"(%x, %k) {opset = 11 : i64} : (tensor<3x4xf32>, tensor<1xsi64>) -> (tensor<3x2xf32>, tensor<3x2xsi64>)
-  return %0#0, %0#1 : tensor<3x2xf32>, tensor<3x2xsi64>
-}
-
 // Compress by a constant condition is a gather of the kept slices.
 // CHECK-LABEL: func @compress(
 // CHECK: tgc.shrink %arg0 begin [1, 0] end [2, 2] : tensor<3x2xf32> -> tensor<1x2xf32>
