@@ -35,11 +35,16 @@ namespace mlir::tgc {
 
 namespace {
 
-/// More pieces than this are more code than the tests they save (a
-/// DenseNet-121 block concatenates up to 25 parts).
-constexpr int64_t kMaxPieces = 64;
-/// The copies of one loop, in ops, stay under this.
+/// More pieces than this are more tests per outer iteration than the
+/// copies save (a DenseNet-121 block concatenates up to 25 parts, an LSTM's
+/// output one per time step).
+constexpr int64_t kMaxPieces = 256;
+/// The copies of one loop, in ops once their gates are decided, stay under
+/// this; a copy keeps its own part's ops, so that is about the loop's size
+/// whatever the number of pieces.
 constexpr int64_t kMaxClonedOps = 8192;
+/// The ops the copies are made from, a bound on the pass's work.
+constexpr int64_t kMaxCopiedOps = 1 << 18;
 /// Loops unswitched per kernel, a bound on the pass's work.
 constexpr int kMaxUnswitchedLoops = 16;
 
@@ -236,9 +241,10 @@ Value foldCondition(Operation *copy, OpBuilder &builder,
 /// Copies the loop's ops at `builder`'s point with the conditions replaced by
 /// their values in the piece, folding what they decide as it goes: a select
 /// keeps one side, an index gated true loses its gate, a load gated false
-/// is its alternative, a store gated false goes.
-void cloneDecided(ArrayRef<Operation *> body, IRMapping &mapping,
-                  OpBuilder &builder) {
+/// is its alternative, a store gated false goes. Returns how many ops the
+/// copy kept.
+int64_t cloneDecided(ArrayRef<Operation *> body, IRMapping &mapping,
+                     OpBuilder &builder) {
   SmallVector<Operation *> copies;
   llvm::SmallPtrSet<Operation *, 16> neverRead;
   for (Operation *op : body) {
@@ -284,9 +290,14 @@ void cloneDecided(ArrayRef<Operation *> body, IRMapping &mapping,
     }
     copies.push_back(copy);
   }
-  for (Operation *copy : llvm::reverse(copies))
+  int64_t kept = 0;
+  for (Operation *copy : llvm::reverse(copies)) {
     if (copy->use_empty() && isRemovableWhenUnused(copy))
       copy->erase();
+    else
+      ++kept;
+  }
+  return kept;
 }
 
 /// Erases the definitions of `values` that are unused, and then whichever
@@ -333,7 +344,7 @@ bool unswitch(Loop loop) {
     return false;
   SmallVector<std::pair<int64_t, int64_t>> pieces = piecesOf(*found, *bounds);
   if (pieces.size() < 2 || (int64_t)pieces.size() > kMaxPieces ||
-      (int64_t)(pieces.size() * body.size()) > kMaxClonedOps)
+      (int64_t)(pieces.size() * body.size()) > kMaxCopiedOps)
     return false;
 
   OpBuilder builder(loop.range);
@@ -346,6 +357,9 @@ bool unswitch(Loop loop) {
     return builder.create<ConstOp>(
         loc, builder.getIntegerAttr(builder.getI1Type(), value));
   };
+  // Everything the copies add goes between these two.
+  Operation *before = loop.range->getPrevNode();
+  int64_t copied = 0;
   for (auto [lo, hi] : pieces) {
     // lo <= subject < hi, without the sides the bounds already give.
     Value guard;
@@ -362,9 +376,20 @@ bool unswitch(Loop loop) {
       mapping.map(condition, decided.back());
     }
     builder.create<IfOp>(loc, guard);
-    cloneDecided(body, mapping, builder);
+    copied += cloneDecided(body, mapping, builder);
     builder.create<EndifOp>(loc);
     eraseUnusedDefinitions(decided);
+  }
+  if (copied > kMaxClonedOps) {
+    // Each piece keeps too much of the loop: take the copies back.
+    SmallVector<Operation *> added;
+    for (Operation *op = before ? before->getNextNode()
+                                : &loop.range->getBlock()->front();
+         op != loop.range; op = op->getNextNode())
+      added.push_back(op);
+    for (Operation *op : llvm::reverse(added))
+      op->erase();
+    return false;
   }
   // Users come after their operands, so erasing backwards leaves no use
   // of an erased op.
