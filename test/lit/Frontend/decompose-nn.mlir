@@ -226,10 +226,36 @@ func.func @softmax(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf3
   return %0, %1, %2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
 }
 
-// ConvTranspose: the input spread out by the stride (a unit dim padded with
-// stride-1 zeros, merged, the trailing zeros dropped), padded by the kernel's
-// overhang, convolved with the weight's channel dims swapped and flipped.
+// A strided ConvTranspose: one stride-1 convolution with a kernel of
+// ceil(k/s) taps and s*s times the output channels, one per phase of the
+// output, then depth to space. The weight's taps are padded to 2x2 of 2,
+// split into (tap, phase), the taps flipped and the phases moved next to
+// the output channels; the input padded by a tap before and after for the
+// 4 rows of each phase; the 16 phase channels realized, interleaved into
+// 8x8 and cropped to 7x7.
 // CHECK-LABEL: func @conv_transpose(
+// CHECK-NEXT: %[[WP:.*]] = tgc.pad %arg1 low [0, 0, 0, 0] high [0, 0, 1, 1] : tensor<2x4x3x3xf32> -> tensor<2x4x4x4xf32>
+// CHECK-NEXT: %[[WS:.*]] = tgc.reshape %[[WP]] : tensor<2x4x4x4xf32> -> tensor<1x2x4x2x2x2x2xf32>
+// CHECK-NEXT: %[[WF:.*]] = tgc.flip %[[WS]] [3, 5]
+// CHECK-NEXT: %[[WT:.*]] = tgc.permute %[[WF]] [0, 2, 4, 6, 1, 3, 5] : tensor<1x2x4x2x2x2x2xf32> -> tensor<1x4x2x2x2x2x2xf32>
+// CHECK-NEXT: tgc.pad %arg0 low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x2x3x3xf32> -> tensor<1x2x5x5xf32>
+// CHECK: %[[SUM:.*]] = tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x16x4x4x2x2x2xf32>
+// CHECK-NEXT: %[[Z:.*]] = tgc.reshape %[[SUM]] : tensor<1x1x16x4x4x1x1x1xf32> -> tensor<1x16x4x4xf32>
+// CHECK-NEXT: %[[ZR:.*]] = tgc.contiguous %[[Z]] : tensor<1x16x4x4xf32>
+// CHECK-NEXT: %[[BY:.*]] = tgc.reshape %[[ZR]] : tensor<1x16x4x4xf32> -> tensor<1x4x2x2x4x4xf32>
+// CHECK-NEXT: %[[IN:.*]] = tgc.permute %[[BY]] [0, 1, 4, 2, 5, 3] : tensor<1x4x2x2x4x4xf32> -> tensor<1x4x4x2x4x2xf32>
+// CHECK-NEXT: %[[Y:.*]] = tgc.reshape %[[IN]] : tensor<1x4x4x2x4x2xf32> -> tensor<1x4x8x8xf32>
+// CHECK-NEXT: tgc.shrink %[[Y]] begin [0, 0, 0, 0] end [1, 4, 7, 7] : tensor<1x4x8x8xf32> -> tensor<1x4x7x7xf32>
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32> {
+  %0 = tgc.onnx_node "ConvTranspose"(%x, %w) {opset = 11 : i64, attrs = {strides = array<i64: 2, 2>}} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32>
+  return %0 : tensor<1x4x7x7xf32>
+}
+
+// Dilated as well as strided: the input spread out by the stride (a unit
+// dim padded with stride-1 zeros, merged, the trailing zeros dropped),
+// padded by the kernel's overhang, convolved with the weight's channel dims
+// swapped and flipped.
+// CHECK-LABEL: func @conv_transpose_dilated(
 // CHECK-NEXT: %[[R:.*]] = tgc.reshape %arg0 : tensor<1x2x3x3xf32> -> tensor<1x2x3x1x3xf32>
 // CHECK-NEXT: %[[P:.*]] = tgc.pad %[[R]] low [0, 0, 0, 0, 0] high [0, 0, 0, 1, 0]
 // CHECK-NEXT: %[[M:.*]] = tgc.reshape %[[P]] : tensor<1x2x3x2x3xf32> -> tensor<1x2x6x3xf32>
@@ -239,12 +265,12 @@ func.func @softmax(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf3
 // CHECK-NEXT: %[[WT:.*]] = tgc.permute %[[WG]] [0, 2, 1, 3, 4]
 // CHECK-NEXT: %[[WR:.*]] = tgc.reshape %[[WT]] : tensor<1x4x2x3x3xf32> -> tensor<4x2x3x3xf32>
 // CHECK-NEXT: %[[WF:.*]] = tgc.flip %[[WR]] [2, 3] : tensor<4x2x3x3xf32>
-// CHECK-NEXT: tgc.pad %[[SPREAD]] low [0, 0, 2, 2] high [0, 0, 2, 2] : tensor<1x2x5x5xf32> -> tensor<1x2x9x9xf32>
-// CHECK: tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x4x7x7x2x3x3xf32>
-// CHECK-NEXT: tgc.reshape %{{.*}} -> tensor<1x4x7x7xf32>
-func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32> {
-  %0 = tgc.onnx_node "ConvTranspose"(%x, %w) {opset = 11 : i64, attrs = {strides = array<i64: 2, 2>}} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32>
-  return %0 : tensor<1x4x7x7xf32>
+// CHECK-NEXT: tgc.pad %[[SPREAD]] low [0, 0, 4, 4] high [0, 0, 4, 4] : tensor<1x2x5x5xf32> -> tensor<1x2x13x13xf32>
+// CHECK: tgc.reduce_axis add %{{.*}} [5, 6, 7]
+// CHECK: tgc.reshape %{{.*}} -> tensor<1x4x9x9xf32>
+func.func @conv_transpose_dilated(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<1x4x9x9xf32> {
+  %0 = tgc.onnx_node "ConvTranspose"(%x, %w) {opset = 11 : i64, attrs = {strides = array<i64: 2, 2>, dilations = array<i64: 2, 2>}} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x9x9xf32>
+  return %0 : tensor<1x4x9x9xf32>
 }
 
 // Attention's scores: the keys transposed. The transpose is copied with
