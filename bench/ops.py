@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Times tgc against ONNX Runtime on single ops whose decomposition decides
-the cost: TopK over long axes, a keyword-spotting LSTM over many frames,
-strided ConvTranspose.
+the cost: TopK over long axes, recurrent nets over many frames (the
+bundled keyword-spotting LSTM, a bidirectional GRU), strided ConvTranspose.
 
     /usr/bin/python3 bench/ops.py [--build build] [--rounds 2]
                                   [--threads 1] [--cases topk_8400,...]
@@ -65,6 +65,28 @@ def lstm_case(frames):
     return make
 
 
+def gru_case(frames):
+    """A bidirectional GRU of 64 over `frames` frames of 40 features."""
+    def make():
+        rng = np.random.default_rng(0)
+        hidden, features = 64, 40
+        weights = [numpy_helper.from_array(
+            (rng.standard_normal(shape) * 0.1).astype(np.float32), name)
+            for name, shape in (("W", (2, 3 * hidden, features)),
+                                ("R", (2, 3 * hidden, hidden)),
+                                ("B", (2, 6 * hidden)))]
+        return model(
+            [helper.make_node("GRU", ["x", "W", "R", "B"], ["y"],
+                              hidden_size=hidden, direction="bidirectional",
+                              linear_before_reset=1)],
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                           [frames, 1, features])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                           [frames, 2, 1, hidden])],
+            weights), [frames, 1, features]
+    return make
+
+
 def conv_transpose_case(cin, cout, size, kernel, stride, pad):
     def make():
         out = (size - 1) * stride - 2 * pad + kernel
@@ -92,6 +114,8 @@ CASES = {
     "topk_32000_50": topk_case(32000, 50),
     "lstm_100_frames": lstm_case(100),
     "lstm_200_frames": lstm_case(200),
+    "lstm_300_frames": lstm_case(300),
+    "gru_bidirectional_100_frames": gru_case(100),
     "convtranspose_k2s2_128to64_32": conv_transpose_case(128, 64, 32, 2, 2, 0),
     "convtranspose_k4s2_64to32_64": conv_transpose_case(64, 32, 64, 4, 2, 1),
     "convtranspose_k3s2_64to64_56": conv_transpose_case(64, 64, 56, 3, 2, 1),

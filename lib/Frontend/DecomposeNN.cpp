@@ -194,13 +194,14 @@ LogicalResult decomposeConv(NodeContext &ctx) {
   return success();
 }
 
-/// A strided ConvTranspose as one stride-1 convolution with s^n times the
-/// output channels, one per phase, then depth-to-space. Output position
-/// Y = q*s + r (before the crop) gets x[q - m] * w[r + s*m] for every m:
-/// phase r is a convolution of x with the taps r, r+s, r+2s, .. of the
-/// kernel (padded to M = ceil(k/s) taps). Spreading x out by the stride
-/// instead multiplies s^n - 1 zeros for each product that counts: 4x the
-/// work for a 2x2-strided upsampling.
+/// A strided ConvTranspose by phases: output position Y = q*s + r (before
+/// the crop) gets x[q - m] * w[r + s*m] for every m, so phase r is a
+/// stride-1 convolution of x with the taps r, r+s, r+2s, .. of the kernel,
+/// and the output is the phases interleaved (depth to space). When s
+/// divides k every phase has k/s taps and they are one convolution with
+/// s^n times the output channels; otherwise one convolution each. Spreading
+/// x out by the stride instead multiplies s^n - 1 zeros for each product
+/// that counts: 4x the work for a 2x2-strided upsampling.
 Value convTransposeByPhases(TensorBuilder &tb, Value x, Value w, int64_t groups,
                             ArrayRef<int64_t> strides, ArrayRef<int64_t> crop,
                             ArrayRef<int64_t> out) {
@@ -217,55 +218,107 @@ Value convTransposeByPhases(TensorBuilder &tb, Value x, Value w, int64_t groups,
     phases *= strides[i];
   }
 
-  // W [cin, cout/g, k..] -> taps padded to M*s -> [g, cin/g, cout/g, (M, s)..]
-  // -> M flipped -> [g, cout/g, s.., cin/g, M..] -> [cout*S, cin/g, M..].
-  SmallVector<int64_t> low(2 + n, 0), high(2 + n, 0);
-  for (size_t i = 0; i < n; ++i)
-    high[2 + i] = taps[i] * strides[i] - wShape[2 + i];
-  SmallVector<int64_t> split{groups, cin / groups, coutPerGroup};
-  SmallVector<int64_t> flipped, order{0, 2}, strideAxes, tapAxes;
-  for (size_t i = 0; i < n; ++i) {
-    split.append({taps[i], strides[i]});
-    flipped.push_back(3 + 2 * i);
-    tapAxes.push_back(3 + 2 * i);
-    strideAxes.push_back(4 + 2 * i);
-  }
-  llvm::append_range(order, strideAxes);
-  order.push_back(1);
-  llvm::append_range(order, tapAxes);
-  SmallVector<int64_t> convShape{groups * coutPerGroup * phases, cin / groups};
-  llvm::append_range(convShape, taps);
-  Value weight = tb.reshape(tb.pad(w, low, high), split);
-  weight = tb.reshape(tb.permute(tb.flip(weight, flipped), order), convShape);
-
   // Row q of phase r sums x[q - m] over the taps: x padded by M-1 before
   // (and cut or padded after to make `rows` rows).
-  TensorBuilder::ConvOptions options;
-  options.groups = groups;
-  options.strides.assign(n, 1);
-  options.dilations.assign(n, 1);
-  SmallVector<int64_t> cut(2 + n, 0), none(2 + n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    cut[2 + i] = std::min<int64_t>(0, rows[i] - in[i]);
-    options.padLow.push_back(taps[i] - 1);
-    options.padHigh.push_back(std::max<int64_t>(0, rows[i] - in[i]));
-  }
-  // Realized in the convolution's own layout: written straight into the
-  // interleaved one, the reduce loses its register tiles (5x slower).
-  Value z = tb.contiguous(tb.conv(tb.pad(x, none, cut), weight, options));
-
-  // Depth to space: [N, cout, s.., q..] -> [N, cout, (q, s)..], cropped.
   int64_t batch = TensorBuilder::shapeOf(x)[0], cout = groups * coutPerGroup;
-  SmallVector<int64_t> byPhase{batch, cout}, interleave{0, 1},
-      merged{batch, cout};
+  SmallVector<int64_t> cut(2 + n, 0), none(2 + n, 0);
+  for (size_t i = 0; i < n; ++i)
+    cut[2 + i] = std::min<int64_t>(0, rows[i] - in[i]);
+  Value xRows = tb.pad(x, none, cut);
+  auto convolve = [&](Value weight, ArrayRef<int64_t> phaseTaps) {
+    TensorBuilder::ConvOptions options;
+    options.groups = groups;
+    options.strides.assign(n, 1);
+    options.dilations.assign(n, 1);
+    for (size_t i = 0; i < n; ++i) {
+      options.padLow.push_back(phaseTaps[i] - 1);
+      options.padHigh.push_back(std::max<int64_t>(0, rows[i] - in[i]));
+    }
+    // Realized in the convolution's own layout: written straight into the
+    // interleaved one, the reduce loses its register tiles (5x slower).
+    return tb.contiguous(tb.conv(xRows, weight, options));
+  };
+  SmallVector<int64_t> byPhase{batch, cout};
   llvm::append_range(byPhase, strides);
   llvm::append_range(byPhase, rows);
+  SmallVector<int64_t> spatial;
+  for (size_t i = 0; i < n; ++i)
+    spatial.push_back(2 + i);
+
+  Value z; // [N, cout, s.., q..]
+  bool whole = true;
+  for (size_t i = 0; i < n; ++i)
+    whole = whole && wShape[2 + i] % strides[i] == 0;
+  if (whole) {
+    // Every phase has M taps: one convolution with the phases beside the
+    // output channels. W [cin, cout/g, (M, s)..] -> [g, cin/g, cout/g,
+    // (M, s)..] -> M flipped -> [g, cout/g, s.., cin/g, M..] -> [cout*S,
+    // cin/g, M..].
+    SmallVector<int64_t> split{groups, cin / groups, coutPerGroup};
+    SmallVector<int64_t> flipped, order{0, 2}, strideAxes, tapAxes;
+    for (size_t i = 0; i < n; ++i) {
+      split.append({taps[i], strides[i]});
+      flipped.push_back(3 + 2 * i);
+      tapAxes.push_back(3 + 2 * i);
+      strideAxes.push_back(4 + 2 * i);
+    }
+    llvm::append_range(order, strideAxes);
+    order.push_back(1);
+    llvm::append_range(order, tapAxes);
+    SmallVector<int64_t> convShape{cout * phases, cin / groups};
+    llvm::append_range(convShape, taps);
+    Value weight = tb.reshape(w, split);
+    weight = tb.reshape(tb.permute(tb.flip(weight, flipped), order), convShape);
+    z = tb.reshape(convolve(weight, taps), byPhase);
+  } else {
+    // Phases of fewer taps (k = 3, s = 2: 2 and 1): a convolution each, of
+    // exactly their taps, stacked. One padded to M taps would multiply
+    // 16 weights for 9 (a 3x3 kernel), 7 of them zeros.
+    SmallVector<Value> stacked;
+    SmallVector<int64_t> phaseShape{batch, cout, 1};
+    llvm::append_range(phaseShape, rows);
+    for (int64_t p = 0; p < phases; ++p) {
+      Value sub = w;
+      SmallVector<int64_t> phaseTaps(n, 0);
+      bool none = false;
+      for (int64_t i = n - 1, rest = p; i >= 0; rest /= strides[i], --i) {
+        int64_t r = rest % strides[i], k = wShape[2 + i];
+        phaseTaps[i] = k > r ? llvm::divideCeil(k - r, strides[i]) : 0;
+        none = none || phaseTaps[i] == 0;
+        if (!none)
+          sub = tb.stride(sub, 2 + i, r, phaseTaps[i], strides[i]);
+      }
+      if (none) {
+        // A stride past the kernel: this phase gets no products.
+        stacked.push_back(
+            tb.splat(TensorBuilder::elementTypeOf(x), phaseShape, 0));
+        continue;
+      }
+      // W_r [cin, cout/g, M..] -> [g, cout/g, cin/g, M..] -> [cout, cin/g,
+      // M..], flipped in space.
+      SmallVector<int64_t> split{groups, cin / groups, coutPerGroup};
+      llvm::append_range(split, phaseTaps);
+      SmallVector<int64_t> order{0, 2, 1};
+      for (size_t i = 0; i < n; ++i)
+        order.push_back(3 + i);
+      SmallVector<int64_t> convShape{cout, cin / groups};
+      llvm::append_range(convShape, phaseTaps);
+      Value weight = tb.flip(
+          tb.reshape(tb.permute(tb.reshape(sub, split), order), convShape),
+          spatial);
+      stacked.push_back(tb.reshape(convolve(weight, phaseTaps), phaseShape));
+    }
+    z = tb.reshape(tb.concat(stacked, 2), byPhase);
+  }
+
+  // Depth to space: [N, cout, s.., q..] -> [N, cout, (q, s)..], cropped.
+  SmallVector<int64_t> interleave{0, 1}, merged{batch, cout};
   for (size_t i = 0; i < n; ++i) {
     interleave.append(
         {static_cast<int64_t>(2 + n + i), static_cast<int64_t>(2 + i)});
     merged.push_back(rows[i] * strides[i]);
   }
-  Value y = tb.reshape(tb.permute(tb.reshape(z, byPhase), interleave), merged);
+  Value y = tb.reshape(tb.permute(z, interleave), merged);
   SmallVector<int64_t> cropBegin{0, 0}, cropEnd{batch, cout};
   for (size_t i = 0; i < n; ++i) {
     cropBegin.push_back(crop[i]);

@@ -226,16 +226,15 @@ func.func @softmax(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf3
   return %0, %1, %2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
 }
 
-// A strided ConvTranspose: one stride-1 convolution with a kernel of
-// ceil(k/s) taps and s*s times the output channels, one per phase of the
-// output, then depth to space. The weight's taps are padded to 2x2 of 2,
-// split into (tap, phase), the taps flipped and the phases moved next to
-// the output channels; the input padded by a tap before and after for the
-// 4 rows of each phase; the 16 phase channels realized, interleaved into
-// 8x8 and cropped to 7x7.
-// CHECK-LABEL: func @conv_transpose(
-// CHECK-NEXT: %[[WP:.*]] = tgc.pad %arg1 low [0, 0, 0, 0] high [0, 0, 1, 1] : tensor<2x4x3x3xf32> -> tensor<2x4x4x4xf32>
-// CHECK-NEXT: %[[WS:.*]] = tgc.reshape %[[WP]] : tensor<2x4x4x4xf32> -> tensor<1x2x4x2x2x2x2xf32>
+// A strided ConvTranspose whose kernel is whole strides (4 taps, stride
+// 2): one stride-1 convolution with a kernel of k/s taps and s*s times the
+// output channels, one per phase of the output, then depth to space. The
+// weight's taps are split into (tap, phase), the taps flipped and the
+// phases moved next to the output channels; the input padded by a tap
+// before and after for the 4 rows of each phase; the 16 phase channels
+// realized, interleaved into 8x8 and cropped by the pads to 6x6.
+// CHECK-LABEL: func @conv_transpose_k4(
+// CHECK-NEXT: %[[WS:.*]] = tgc.reshape %arg1 : tensor<2x4x4x4xf32> -> tensor<1x2x4x2x2x2x2xf32>
 // CHECK-NEXT: %[[WF:.*]] = tgc.flip %[[WS]] [3, 5]
 // CHECK-NEXT: %[[WT:.*]] = tgc.permute %[[WF]] [0, 2, 4, 6, 1, 3, 5] : tensor<1x2x4x2x2x2x2xf32> -> tensor<1x4x2x2x2x2x2xf32>
 // CHECK-NEXT: tgc.pad %arg0 low [0, 0, 1, 1] high [0, 0, 1, 1] : tensor<1x2x3x3xf32> -> tensor<1x2x5x5xf32>
@@ -245,7 +244,27 @@ func.func @softmax(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf3
 // CHECK-NEXT: %[[BY:.*]] = tgc.reshape %[[ZR]] : tensor<1x16x4x4xf32> -> tensor<1x4x2x2x4x4xf32>
 // CHECK-NEXT: %[[IN:.*]] = tgc.permute %[[BY]] [0, 1, 4, 2, 5, 3] : tensor<1x4x2x2x4x4xf32> -> tensor<1x4x4x2x4x2xf32>
 // CHECK-NEXT: %[[Y:.*]] = tgc.reshape %[[IN]] : tensor<1x4x4x2x4x2xf32> -> tensor<1x4x8x8xf32>
-// CHECK-NEXT: tgc.shrink %[[Y]] begin [0, 0, 0, 0] end [1, 4, 7, 7] : tensor<1x4x8x8xf32> -> tensor<1x4x7x7xf32>
+// CHECK-NEXT: tgc.shrink %[[Y]] begin [0, 0, 1, 1] end [1, 4, 7, 7] : tensor<1x4x8x8xf32> -> tensor<1x4x6x6xf32>
+func.func @conv_transpose_k4(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x4x4xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = tgc.onnx_node "ConvTranspose"(%x, %w) {opset = 11 : i64, attrs = {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x2x3x3xf32>, tensor<2x4x4x4xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// 3 taps at stride 2: the phases have 2 and 1 taps per dim, so each is a
+// convolution of its own taps (2x2, 2x1, 1x2, 1x1; every second tap,
+// flipped), realized, the four stacked, interleaved into 8x8 and cropped
+// to 7x7.
+// CHECK-LABEL: func @conv_transpose(
+// CHECK: tgc.flip %{{.*}} [2, 3] : tensor<4x2x2x2xf32>
+// CHECK: %[[P00:.*]] = tgc.contiguous %{{.*}} : tensor<1x4x4x4xf32>
+// CHECK: tgc.flip %{{.*}} [2] : tensor<4x2x2x1xf32>
+// CHECK: %[[P01:.*]] = tgc.contiguous %{{.*}} : tensor<1x4x4x4xf32>
+// CHECK: tgc.flip %{{.*}} [3] : tensor<4x2x1x2xf32>
+// CHECK: %[[P10:.*]] = tgc.contiguous %{{.*}} : tensor<1x4x4x4xf32>
+// CHECK-NOT: tgc.flip
+// CHECK: %[[P11:.*]] = tgc.contiguous %{{.*}} : tensor<1x4x4x4xf32>
+// CHECK: tgc.permute %{{.*}} [0, 1, 4, 2, 5, 3] : tensor<1x4x2x2x4x4xf32> -> tensor<1x4x4x2x4x2xf32>
+// CHECK: tgc.shrink %{{.*}} begin [0, 0, 0, 0] end [1, 4, 7, 7] : tensor<1x4x8x8xf32> -> tensor<1x4x7x7xf32>
 func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32> {
   %0 = tgc.onnx_node "ConvTranspose"(%x, %w) {opset = 11 : i64, attrs = {strides = array<i64: 2, 2>}} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32>
   return %0 : tensor<1x4x7x7xf32>
