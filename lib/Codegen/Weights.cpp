@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace mlir;
@@ -75,6 +77,11 @@ mlir::tgc::buildWeightsBlob(ArrayRef<ConstOp> consts,
                             DenseMap<Operation *, unsigned> &tensorOf) {
   WeightsBlob blob;
   DenseMap<Attribute, unsigned> tensorOfValue;
+  // Tensors by type and a hash of their bytes: values that are equal but
+  // not one attribute (each weight packed for a kernel is its own
+  // resource, and an unrolled LSTM packs the same recurrent weight once
+  // per step: 600 copies of 36 KB over 300 frames) share one tensor too.
+  std::multimap<std::pair<const void *, uint64_t>, unsigned> tensorOfBytes;
   llvm::StringSet<> names;
   for (ConstOp op : consts) {
     if (tensorOf.count(op))
@@ -99,11 +106,27 @@ mlir::tgc::buildWeightsBlob(ArrayRef<ConstOp> consts,
     for (unsigned n = 2; !names.insert(tensor.name).second; ++n)
       tensor.name = base + "_" + std::to_string(n);
     tensor.type = type;
+    std::vector<char> bytes;
+    if (failed(appendBytes(op, type, bytes)))
+      return failure();
+    std::pair<const void *, uint64_t> key{type.getAsOpaquePointer(),
+                                          fnv1a64(bytes)};
+    auto [first, last] = tensorOfBytes.equal_range(key);
+    auto same = std::find_if(first, last, [&](const auto &entry) {
+      const WeightTensor &other = blob.tensors[entry.second];
+      return std::equal(bytes.begin(), bytes.end(),
+                        blob.data.begin() + other.offset);
+    });
+    if (same != last) {
+      tensorOf[op] = it->second = same->second;
+      names.erase(tensor.name);
+      continue;
+    }
+    tensorOfBytes.insert({key, (unsigned)blob.tensors.size()});
     tensor.offset = llvm::alignTo(blob.data.size(), WeightsBlob::kAlign);
     blob.data.resize(tensor.offset, 0);
-    if (failed(appendBytes(op, type, blob.data)))
-      return failure();
-    tensor.bytes = blob.data.size() - tensor.offset;
+    blob.data.insert(blob.data.end(), bytes.begin(), bytes.end());
+    tensor.bytes = bytes.size();
     blob.tensors.push_back(std::move(tensor));
   }
   blob.checksum = fnv1a64(blob.data);
