@@ -15,7 +15,6 @@ how much, and the smallest cases' ratios are to be read with it. Nothing
 here is committed. Needs what bench/run.py needs.
 """
 
-import argparse
 import os
 import sys
 
@@ -123,11 +122,7 @@ CASES = {
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.path.join(run.ROOT, "build"))
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--iterations", type=int, default=50)
+    parser = run.ort_comparison_arguments(__doc__.splitlines()[0], 50)
     parser.add_argument("--cases", default=",".join(CASES))
     args = parser.parse_args()
     tgc = os.path.join(args.build, "bin", "tgc")
@@ -152,17 +147,9 @@ def main():
     for round_index in range(args.rounds):
         for name in names:
             run.log("round %d: %s" % (round_index + 1, name))
-            measured = {
-                "tgc": run.run_json(
-                    [tgc, "bench", paths[name], "--threads",
-                     str(args.threads), "--iterations", str(args.iterations),
-                     "--json", "--input", inputs[name]]),
-                "ort": run.run_json(
-                    ["node", os.path.join(run.ROOT, "bench", "ort_bench.js"),
-                     paths[name], "x".join(map(str, shapes[name])),
-                     str(args.threads), str(args.iterations)],
-                    env=dict(os.environ, NODE_PATH=node_path)),
-            }
+            measured = run.time_against_ort(
+                tgc, paths[name], inputs[name], shapes[name], args.threads,
+                args.iterations, node_path)
             for engine, result in measured.items():
                 key = (name, engine)
                 best[key] = min(best.get(key, result["median_ms"]),

@@ -103,6 +103,34 @@ def run_json(argv, env=None):
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def ort_comparison_arguments(description, iterations):
+    """The command line of the scripts that time tgc against ONNX Runtime
+    alone (zoo.py, ops.py): --build, --rounds, --threads, --iterations."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=iterations)
+    return parser
+
+
+def time_against_ort(tgc, path, input_arg, shape, threads, iterations,
+                     node_path):
+    """One turn of `tgc bench` and ONNX Runtime (bench/ort_bench.js) on the
+    model at `path`: {"tgc": ..., "ort": ...}, each engine's JSON.
+    `input_arg` is tgc's NAME=FILE; ONNX Runtime makes up an input of
+    `shape`."""
+    return {
+        "tgc": run_json([tgc, "bench", path, "--threads", str(threads),
+                         "--iterations", str(iterations), "--json",
+                         "--input", input_arg]),
+        "ort": run_json(["node", os.path.join(ROOT, "bench", "ort_bench.js"),
+                         path, "x".join(map(str, shape)), str(threads),
+                         str(iterations)],
+                        env=dict(os.environ, NODE_PATH=node_path)),
+    }
+
+
 def install_ort(build):
     folder = os.path.join(build, "bench", "ort")
     module = os.path.join(folder, "node_modules", "onnxruntime-node")

@@ -14,7 +14,6 @@ models are made at run time. Needs what bench/run.py needs (it installs
 onnxruntime-node the same way).
 """
 
-import argparse
 import os
 import subprocess
 import sys
@@ -53,11 +52,7 @@ def export(name, path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.path.join(run.ROOT, "build"))
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--iterations", type=int, default=20)
+    parser = run.ort_comparison_arguments(__doc__.splitlines()[0], 20)
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args()
     tgc = os.path.join(args.build, "bin", "tgc")
@@ -71,7 +66,6 @@ def main():
             run.log("exporting %s" % name)
             export(name, path)
     npy = run.input_file(folder, "input.onnx", SHAPE)
-    shape_text = "x".join(map(str, SHAPE))
     best = {}  # (name, engine) -> best median
     errors = {}
     for round_index in range(args.rounds):
@@ -81,18 +75,9 @@ def main():
             run.log("round %d: %s" % (round_index + 1, name))
             path = os.path.join(folder, name + ".onnx")
             try:
-                measured = {
-                    "tgc": run.run_json(
-                        [tgc, "bench", path, "--threads", str(args.threads),
-                         "--iterations", str(args.iterations), "--json",
-                         "--input", "input=" + npy]),
-                    "ort": run.run_json(
-                        ["node", os.path.join(run.ROOT, "bench",
-                                              "ort_bench.js"),
-                         path, shape_text, str(args.threads),
-                         str(args.iterations)],
-                        env=dict(os.environ, NODE_PATH=node_path)),
-                }
+                measured = run.time_against_ort(
+                    tgc, path, "input=" + npy, SHAPE, args.threads,
+                    args.iterations, node_path)
             except RuntimeError as error:
                 lines = [line for line in str(error).splitlines()
                          if "error" in line]

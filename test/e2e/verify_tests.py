@@ -130,13 +130,19 @@ def max_pool_stride2(x):
     return y
 
 
-def write_case(env, name, nodes, inits, x, outputs):
-    """A CASE folder: a model of one float input `x` and the given
-    (name, reference) outputs, with one test data set."""
+DTYPES = {np.float32: TensorProto.FLOAT, np.float64: TensorProto.DOUBLE,
+          np.int32: TensorProto.INT32, np.int64: TensorProto.INT64}
+
+
+def write_typed_case(env, name, nodes, inits, inputs, outputs):
+    """A CASE folder: a model of the given (name, array) inputs and
+    (name, reference) outputs, their types those of the arrays, with one
+    test data set."""
     graph = helper.make_graph(
         nodes, name,
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
-        [helper.make_tensor_value_info(o, TensorProto.FLOAT, ref.shape)
+        [helper.make_tensor_value_info(n, DTYPES[x.dtype.type], x.shape)
+         for n, x in inputs],
+        [helper.make_tensor_value_info(o, DTYPES[ref.dtype.type], ref.shape)
          for o, ref in outputs], inits)
     model = helper.make_model(graph,
                               opset_imports=[helper.make_opsetid("", 17)])
@@ -145,11 +151,18 @@ def write_case(env, name, nodes, inits, x, outputs):
     data = os.path.join(case, "test_data_set_0")
     os.makedirs(data)
     onnx.save(model, os.path.join(case, "model.onnx"))
-    write_pb(os.path.join(data, "input_0.pb"), x, "x")
+    for i, (n, x) in enumerate(inputs):
+        write_pb(os.path.join(data, "input_%d.pb" % i), x, n)
     for i, (o, ref) in enumerate(outputs):
-        write_pb(os.path.join(data, "output_%d.pb" % i),
-                 ref.astype(np.float32), o)
+        write_pb(os.path.join(data, "output_%d.pb" % i), ref, o)
     return case
+
+
+def write_case(env, name, nodes, inits, x, outputs):
+    """A CASE folder: a model of one float input `x` and the given
+    (name, reference) outputs, float32, with one test data set."""
+    return write_typed_case(env, name, nodes, inits, [("x", x)],
+                            [(o, ref.astype(np.float32)) for o, ref in outputs])
 
 
 def avx512_opts(env, case, layout):
@@ -502,9 +515,7 @@ def topk(env):
         ("f64", rng.integers(-9, 9, size=(4, 500)).astype(np.float64), 20, 1,
          0),
     ]
-    dtypes = {np.float32: TensorProto.FLOAT, np.float64: TensorProto.DOUBLE,
-              np.int32: TensorProto.INT32, np.int64: TensorProto.INT64}
-    inputs, nodes, inits, outputs, refs = {}, [], [], [], []
+    inputs, nodes, inits, refs = {}, [], [], []
     for i, (name, x, k, axis, largest) in enumerate(cases):
         inputs[name] = x
         inits.append(numpy_helper.from_array(np.array([k], np.int64),
@@ -513,25 +524,9 @@ def topk(env):
             "TopK", [name, "k%d" % i], ["v%d" % i, "i%d" % i],
             name="topk%d" % i, axis=axis, largest=largest))
         values, indices = topk_reference(x, k, axis, largest)
-        for out, ref in (("v%d" % i, values), ("i%d" % i, indices)):
-            outputs.append(helper.make_tensor_value_info(
-                out, dtypes[ref.dtype.type], ref.shape))
-            refs.append((out, ref))
-    graph = helper.make_graph(
-        nodes, "topk",
-        [helper.make_tensor_value_info(n, dtypes[x.dtype.type], x.shape)
-         for n, x in inputs.items()], outputs, inits)
-    model = helper.make_model(graph,
-                              opset_imports=[helper.make_opsetid("", 17)])
-    onnx.checker.check_model(model)
-    case = env.path("case")
-    data = os.path.join(case, "test_data_set_0")
-    os.makedirs(data)
-    onnx.save(model, os.path.join(case, "model.onnx"))
-    for i, (name, x) in enumerate(inputs.items()):
-        write_pb(os.path.join(data, "input_%d.pb" % i), x, name)
-    for i, (out, ref) in enumerate(refs):
-        write_pb(os.path.join(data, "output_%d.pb" % i), ref, out)
+        refs += [("v%d" % i, values), ("i%d" % i, indices)]
+    case = write_typed_case(env, "topk", nodes, inits, list(inputs.items()),
+                            refs)
     _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "0", "--atol", "0")
     check("PASS: %d of %d outputs" % (len(refs), len(refs)) in stdout,
           "unexpected verify output:\n" + stdout)
