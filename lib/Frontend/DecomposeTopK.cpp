@@ -337,7 +337,8 @@ std::pair<Value, Value> topKByNetwork(TensorBuilder &tb, Value x, int64_t axis,
   resultShape[axis] = k;
 
   Type si64 = tb.getBuilder().getIntegerType(64, /*isSigned=*/true);
-  if (fitsKey(element) && n <= (int64_t{1} << 32)) {
+  // Below 2^32 positions every key is above the padding (INT64_MIN).
+  if (fitsKey(element) && n < (int64_t{1} << 32)) {
     KeyOrder order(tb);
     // Realized, since the first column reads each key twice, in rows of
     // 16: a row's positions are one 16-element constant plus the row's
