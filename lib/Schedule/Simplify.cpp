@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IR/ConstantData.h"
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -369,6 +370,47 @@ struct FoldConstantView : OpRewritePattern<MovementOp> {
   }
 };
 
+/// Folds a slice of a constant of any size that is one run of its bytes
+/// (the dims before the sliced one are 1 in the result, those after it
+/// whole) into a constant of those bytes: an RNN's weights for one
+/// direction out of [2, G*H, I]. The weights do not grow, and the kernels
+/// reading the slice see a weight of their own, which PACK can lay out.
+/// Smaller dense constants fold element by element (FoldConstantView).
+struct FoldConstantSlab : OpRewritePattern<ShrinkOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ShrinkOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getSrc().getDefiningOp<ConstOp>();
+    if (!constant || smallConstant(op.getSrc()))
+      return failure();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> srcShape = srcType.getShape();
+    ArrayRef<int64_t> shape = resultType.getShape();
+    size_t sliced = 0;
+    while (sliced < shape.size() && shape[sliced] == 1 && srcShape[sliced] != 1)
+      ++sliced;
+    for (size_t d = sliced + 1; d < shape.size(); ++d)
+      if (shape[d] != srcShape[d])
+        return failure();
+    ArrayRef<char> bytes = getConstantBytes(constant);
+    if (bytes.empty())
+      return failure();
+    int64_t elementBytes =
+        static_cast<int64_t>(bytes.size()) / srcType.getNumElements();
+    SmallVector<int64_t> strides = rowMajorStrides(srcShape);
+    int64_t first = 0;
+    for (size_t d = 0; d < srcShape.size(); ++d)
+      first += op.getBegin()[d] * strides[d];
+    ArrayRef<char> slab = bytes.slice(
+        first * elementBytes, resultType.getNumElements() * elementBytes);
+    rewriter.replaceOpWithNewOp<ConstOp>(
+        op, cast<TypedAttr>(
+                makeConstantLike(constant, resultType, slab, "_slice")));
+    return success();
+  }
+};
+
 /// Folds reduce_axis of a small integer or float constant.
 struct FoldConstantReduce : OpRewritePattern<ReduceAxisOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -439,12 +481,14 @@ struct Simplify : impl::TgcSimplifyBase<Simplify> {
 
   void runOnOperation() final {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ComposePermutes, ComposeExpands, FoldConstantView<PermuteOp>,
-                 FoldConstantView<ExpandOp>, FoldConstantView<PadOp>,
-                 FoldConstantView<ShrinkOp>, FoldConstantView<FlipOp>,
-                 FoldConstantReduce, ElementwiseBeforeView<ExpandOp>,
-                 ElementwiseBeforeView<ReshapeOp>, ElementwiseBeforePermute,
-                 ElementwiseIntoContiguous>(&getContext());
+    patterns
+        .add<ComposePermutes, ComposeExpands, FoldConstantView<PermuteOp>,
+             FoldConstantView<ExpandOp>, FoldConstantView<PadOp>,
+             FoldConstantView<ShrinkOp>, FoldConstantView<FlipOp>,
+             FoldConstantSlab, FoldConstantReduce,
+             ElementwiseBeforeView<ExpandOp>, ElementwiseBeforeView<ReshapeOp>,
+             ElementwiseBeforePermute, ElementwiseIntoContiguous>(
+            &getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

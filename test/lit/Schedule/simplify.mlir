@@ -275,3 +275,27 @@ func.func @not_elementwise_before_permute(%a: tensor<2x3xf32>, %b: tensor<3x2xf3
   %2 = tgc.permute %1 [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
   return %0, %2 : tensor<3x2xf32>, tensor<3x2xf32>
 }
+
+// A slice of a constant that is one run of its bytes (here the second of
+// two rows; a resource, which FoldConstantView leaves alone) becomes a
+// constant of those bytes: a weight of its own, no bigger. A slice that is
+// not one run (a column of both rows) stays a view.
+// CHECK-LABEL: func @slab_of_constant(
+//   CHECK-DAG:   %[[ROW:.*]] = tgc.const dense_resource<w.slab_slice> : tensor<1x2x2xf32>
+//   CHECK-DAG:   %[[W:.*]] = tgc.const dense_resource<w.slab> : tensor<2x2x2xf32>
+//   CHECK-DAG:   %[[COLUMN:.*]] = tgc.shrink %[[W]] begin [0, 1, 0] end [2, 2, 2]
+//       CHECK:   return %[[ROW]], %[[COLUMN]]
+//       CHECK:   w.slab_slice: "0x{{[0-9A-F]+}}0000A0400000C0400000E04000000041"
+func.func @slab_of_constant() -> (tensor<1x2x2xf32>, tensor<2x1x2xf32>) {
+  %w = tgc.const dense_resource<w.slab> : tensor<2x2x2xf32>
+  %row = tgc.shrink %w begin [1, 0, 0] end [2, 2, 2] : tensor<2x2x2xf32> -> tensor<1x2x2xf32>
+  %column = tgc.shrink %w begin [0, 1, 0] end [2, 2, 2] : tensor<2x2x2xf32> -> tensor<2x1x2xf32>
+  return %row, %column : tensor<1x2x2xf32>, tensor<2x1x2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w.slab: "0x040000000000803F0000004000004040000080400000A0400000C0400000E04000000041"
+    }
+  }
+#-}
