@@ -194,6 +194,26 @@ LogicalResult decomposeConv(NodeContext &ctx) {
   return success();
 }
 
+/// A ConvTranspose weight [cin, cout/g, k..] as the weight of the
+/// convolution that computes it: [g, cin/g, cout/g, k..] -> [g, cout/g,
+/// cin/g, k..] -> [cout, cin/g, k..], flipped in space.
+Value convWeightOfTransposed(TensorBuilder &tb, Value w, int64_t groups) {
+  ArrayRef<int64_t> shape = TensorBuilder::shapeOf(w);
+  int64_t cin = shape[0], coutPerGroup = shape[1];
+  ArrayRef<int64_t> kernel = shape.drop_front(2);
+  SmallVector<int64_t> grouped{groups, cin / groups, coutPerGroup};
+  llvm::append_range(grouped, kernel);
+  SmallVector<int64_t> order{0, 2, 1}, spatial;
+  for (size_t i = 0; i < kernel.size(); ++i) {
+    order.push_back(3 + i);
+    spatial.push_back(2 + i);
+  }
+  SmallVector<int64_t> convShape{groups * coutPerGroup, cin / groups};
+  llvm::append_range(convShape, kernel);
+  Value weight = tb.permute(tb.reshape(w, grouped), order);
+  return tb.flip(tb.reshape(weight, convShape), spatial);
+}
+
 /// A strided ConvTranspose by phases: output position Y = q*s + r (before
 /// the crop) gets x[q - m] * w[r + s*m] for every m, so phase r is a
 /// stride-1 convolution of x with the taps r, r+s, r+2s, .. of the kernel,
@@ -241,9 +261,6 @@ Value convTransposeByPhases(TensorBuilder &tb, Value x, Value w, int64_t groups,
   SmallVector<int64_t> byPhase{batch, cout};
   llvm::append_range(byPhase, strides);
   llvm::append_range(byPhase, rows);
-  SmallVector<int64_t> spatial;
-  for (size_t i = 0; i < n; ++i)
-    spatial.push_back(2 + i);
 
   Value z; // [N, cout, s.., q..]
   bool whole = true;
@@ -280,33 +297,23 @@ Value convTransposeByPhases(TensorBuilder &tb, Value x, Value w, int64_t groups,
     for (int64_t p = 0; p < phases; ++p) {
       Value sub = w;
       SmallVector<int64_t> phaseTaps(n, 0);
-      bool none = false;
+      bool noTaps = false;
       for (int64_t i = n - 1, rest = p; i >= 0; rest /= strides[i], --i) {
         int64_t r = rest % strides[i], k = wShape[2 + i];
         phaseTaps[i] = k > r ? llvm::divideCeil(k - r, strides[i]) : 0;
-        none = none || phaseTaps[i] == 0;
-        if (!none)
+        noTaps = noTaps || phaseTaps[i] == 0;
+        if (!noTaps)
           sub = tb.stride(sub, 2 + i, r, phaseTaps[i], strides[i]);
       }
-      if (none) {
+      if (noTaps) {
         // A stride past the kernel: this phase gets no products.
         stacked.push_back(
             tb.splat(TensorBuilder::elementTypeOf(x), phaseShape, 0));
         continue;
       }
-      // W_r [cin, cout/g, M..] -> [g, cout/g, cin/g, M..] -> [cout, cin/g,
-      // M..], flipped in space.
-      SmallVector<int64_t> split{groups, cin / groups, coutPerGroup};
-      llvm::append_range(split, phaseTaps);
-      SmallVector<int64_t> order{0, 2, 1};
-      for (size_t i = 0; i < n; ++i)
-        order.push_back(3 + i);
-      SmallVector<int64_t> convShape{cout, cin / groups};
-      llvm::append_range(convShape, phaseTaps);
-      Value weight = tb.flip(
-          tb.reshape(tb.permute(tb.reshape(sub, split), order), convShape),
-          spatial);
-      stacked.push_back(tb.reshape(convolve(weight, phaseTaps), phaseShape));
+      stacked.push_back(tb.reshape(
+          convolve(convWeightOfTransposed(tb, sub, groups), phaseTaps),
+          phaseShape));
     }
     z = tb.reshape(tb.concat(stacked, 2), byPhase);
   }
@@ -347,7 +354,6 @@ LogicalResult decomposeConvTranspose(NodeContext &ctx) {
   ArrayRef<int64_t> in = TensorBuilder::shapeOf(x).drop_front(2);
   ArrayRef<int64_t> out = ctx.resultType(0).getShape().drop_front(2);
   int64_t cin = TensorBuilder::shapeOf(w)[0];
-  int64_t coutPerGroup = TensorBuilder::shapeOf(w)[1];
   SmallVector<int64_t> kernel(TensorBuilder::shapeOf(w).drop_front(2));
   if (auto given = ctx.intsAttr("kernel_shape"); given && *given != kernel) {
     ctx.error() << "'kernel_shape' differs from the weight's shape";
@@ -430,20 +436,7 @@ LogicalResult decomposeConvTranspose(NodeContext &ctx) {
     spread = tb.shrink(v, keepBegin, keepEnd);
   }
 
-  // W [cin, cout/g, k..] -> [g, cin/g, cout/g, k..] -> [g, cout/g, cin/g, k..]
-  // -> [cout, cin/g, k..], flipped in space.
-  SmallVector<int64_t> grouped{groups, cin / groups, coutPerGroup};
-  llvm::append_range(grouped, kernel);
-  SmallVector<int64_t> order{0, 2, 1};
-  SmallVector<int64_t> spatial;
-  for (size_t i = 0; i < n; ++i) {
-    order.push_back(3 + i);
-    spatial.push_back(2 + i);
-  }
-  SmallVector<int64_t> convShape{groups * coutPerGroup, cin / groups};
-  llvm::append_range(convShape, kernel);
-  Value weight = tb.permute(tb.reshape(w, grouped), order);
-  weight = tb.flip(tb.reshape(weight, convShape), spatial);
+  Value weight = convWeightOfTransposed(tb, w, groups);
 
   TensorBuilder::ConvOptions options;
   options.groups = groups;
