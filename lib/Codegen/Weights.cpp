@@ -100,32 +100,37 @@ mlir::tgc::buildWeightsBlob(ArrayRef<ConstOp> consts,
       return op.emitOpError("has element type ")
              << type.getElementType() << ", which a package cannot hold";
 
+    // The bytes go where a new tensor would start, and are taken back when
+    // an equal tensor is already in the blob.
+    size_t end = blob.data.size();
+    int64_t offset = llvm::alignTo(end, WeightsBlob::kAlign);
+    blob.data.resize(offset, 0);
+    if (failed(appendBytes(op, type, blob.data)))
+      return failure();
+    ArrayRef<char> bytes(blob.data.data() + offset, blob.data.size() - offset);
+    std::pair<const void *, uint64_t> key{type.getAsOpaquePointer(),
+                                          fnv1a64(bytes)};
+    auto [first, last] = tensorOfBytes.equal_range(key);
+    auto same = std::find_if(first, last, [&](const auto &entry) {
+      const WeightTensor &other = blob.tensors[entry.second];
+      // One type: as many bytes.
+      return std::equal(bytes.begin(), bytes.end(),
+                        blob.data.begin() + other.offset);
+    });
+    if (same != last) {
+      blob.data.resize(end);
+      tensorOf[op] = it->second = same->second;
+      continue;
+    }
+    tensorOfBytes.insert({key, (unsigned)blob.tensors.size()});
+
     WeightTensor tensor;
     std::string base = getTensorName(op, blob.tensors.size());
     tensor.name = base;
     for (unsigned n = 2; !names.insert(tensor.name).second; ++n)
       tensor.name = base + "_" + std::to_string(n);
     tensor.type = type;
-    std::vector<char> bytes;
-    if (failed(appendBytes(op, type, bytes)))
-      return failure();
-    std::pair<const void *, uint64_t> key{type.getAsOpaquePointer(),
-                                          fnv1a64(bytes)};
-    auto [first, last] = tensorOfBytes.equal_range(key);
-    auto same = std::find_if(first, last, [&](const auto &entry) {
-      const WeightTensor &other = blob.tensors[entry.second];
-      return std::equal(bytes.begin(), bytes.end(),
-                        blob.data.begin() + other.offset);
-    });
-    if (same != last) {
-      tensorOf[op] = it->second = same->second;
-      names.erase(tensor.name);
-      continue;
-    }
-    tensorOfBytes.insert({key, (unsigned)blob.tensors.size()});
-    tensor.offset = llvm::alignTo(blob.data.size(), WeightsBlob::kAlign);
-    blob.data.resize(tensor.offset, 0);
-    blob.data.insert(blob.data.end(), bytes.begin(), bytes.end());
+    tensor.offset = offset;
     tensor.bytes = bytes.size();
     blob.tensors.push_back(std::move(tensor));
   }

@@ -93,26 +93,29 @@ Value TensorBuilder::splatLike(Value like, double value) {
   return splat(elementTypeOf(like), shapeOf(like), value);
 }
 
-Value TensorBuilder::lowest(Type element, ArrayRef<int64_t> shape) {
+/// -inf or +inf, or the integer's minimum or maximum, as a splat.
+static DenseElementsAttr extremeOf(Type element, ArrayRef<int64_t> shape,
+                                   bool highest) {
+  auto type = RankedTensorType::get(shape, element);
   if (isa<FloatType>(element))
-    return splat(element, shape, -INFINITY);
+    return DenseElementsAttr::get(
+        type,
+        TensorBuilder::scalarAttr(element, highest ? INFINITY : -INFINITY));
   auto integer = llvm::cast<IntegerType>(element);
-  APInt value = integer.isSigned()
-                    ? APInt::getSignedMinValue(integer.getWidth())
-                    : APInt::getZero(integer.getWidth());
-  return constant(DenseElementsAttr::get(RankedTensorType::get(shape, element),
-                                         IntegerAttr::get(element, value)));
+  unsigned width = integer.getWidth();
+  APInt value = integer.isSigned() ? (highest ? APInt::getSignedMaxValue(width)
+                                              : APInt::getSignedMinValue(width))
+                                   : (highest ? APInt::getMaxValue(width)
+                                              : APInt::getZero(width));
+  return DenseElementsAttr::get(type, IntegerAttr::get(element, value));
+}
+
+Value TensorBuilder::lowest(Type element, ArrayRef<int64_t> shape) {
+  return constant(extremeOf(element, shape, /*highest=*/false));
 }
 
 Value TensorBuilder::highest(Type element, ArrayRef<int64_t> shape) {
-  if (isa<FloatType>(element))
-    return splat(element, shape, INFINITY);
-  auto integer = llvm::cast<IntegerType>(element);
-  APInt value = integer.isSigned()
-                    ? APInt::getSignedMaxValue(integer.getWidth())
-                    : APInt::getMaxValue(integer.getWidth());
-  return constant(DenseElementsAttr::get(RankedTensorType::get(shape, element),
-                                         IntegerAttr::get(element, value)));
+  return constant(extremeOf(element, shape, /*highest=*/true));
 }
 
 Value TensorBuilder::arange(int64_t n, Type element) {
