@@ -10,7 +10,7 @@ Writes each case's model (onnx.helper, weights from a fixed seed) into
 BUILD/bench/ops/, then times it in turns with `tgc bench` and ONNX Runtime
 (bench/ort_bench.js) and prints a markdown table of each engine's best
 median and their ratio. ONNX Runtime is called through node, which costs
-it about 10 us a call: the `floor` case (an Identity of 16 numbers) shows
+it about 8 us a call: the `floor` case (an Identity of 16 numbers) shows
 how much, and the smallest cases' ratios are to be read with it. Nothing
 here is committed. Needs what bench/run.py needs.
 """
