@@ -236,8 +236,14 @@ private:
   /// Both operands broadcast to their common shape, or failure.
   LogicalResult broadcastPair(Value &a, Value &b);
   LogicalResult broadcastAll(MutableArrayRef<Value> values);
+  template <typename OpT> Value unary(Value x);
   template <typename OpT> Value binary(Value a, Value b);
   template <typename OpT> Value compare(Value a, Value b);
+  /// `op`'s result, or a constant of its value where `op` is float
+  /// arithmetic on a weight (see IR/ConstantArithmetic.h): a weight
+  /// dequantized or cast from float16 is a constant to the decompositions
+  /// that look for one (Winograd's).
+  Value foldIntoWeight(Operation *op);
   Value reduce(ReduceKind kind, Value x, ArrayRef<int64_t> axes, bool keepdim);
   Value dropReduced(Value x, ArrayRef<int64_t> axes, bool keepdim);
 

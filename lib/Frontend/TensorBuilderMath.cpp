@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Frontend/TensorBuilder.h"
+#include "IR/ConstantArithmetic.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
@@ -74,7 +75,7 @@ template <typename OpT> Value TensorBuilder::binary(Value a, Value b) {
   }
   if (failed(broadcastPair(a, b)))
     return {};
-  return builder.create<OpT>(loc, a.getType(), a, b).getResult();
+  return foldIntoWeight(builder.create<OpT>(loc, a.getType(), a, b));
 }
 
 template <typename OpT> Value TensorBuilder::compare(Value a, Value b) {
@@ -119,28 +120,35 @@ Value TensorBuilder::min(Value a, Value b) {
   return where(lt(a, b), a, b);
 }
 
-template <typename OpT>
-static Value unary(OpBuilder &builder, Location loc, Value x) {
+template <typename OpT> Value TensorBuilder::unary(Value x) {
   if (!x)
     return {};
-  return builder.create<OpT>(loc, x.getType(), x).getResult();
+  return foldIntoWeight(builder.create<OpT>(loc, x.getType(), x));
+}
+
+Value TensorBuilder::foldIntoWeight(Operation *op) {
+  ElementsAttr folded = foldWeightArithmetic(op);
+  if (!folded)
+    return op->getResult(0);
+  op->erase();
+  return constant(folded);
 }
 
 Value TensorBuilder::neg(Value x) {
   // -(-y) = y, exactly (min of floats negates twice).
   if (auto inner = x ? x.getDefiningOp<NegOp>() : NegOp())
     return inner.getSrc();
-  return unary<NegOp>(builder, loc, x);
+  return unary<NegOp>(x);
 }
-Value TensorBuilder::recip(Value x) { return unary<RecipOp>(builder, loc, x); }
-Value TensorBuilder::sqrt(Value x) { return unary<SqrtOp>(builder, loc, x); }
-Value TensorBuilder::exp2(Value x) { return unary<Exp2Op>(builder, loc, x); }
-Value TensorBuilder::log2(Value x) { return unary<Log2Op>(builder, loc, x); }
-Value TensorBuilder::sin(Value x) { return unary<SinOp>(builder, loc, x); }
+Value TensorBuilder::recip(Value x) { return unary<RecipOp>(x); }
+Value TensorBuilder::sqrt(Value x) { return unary<SqrtOp>(x); }
+Value TensorBuilder::exp2(Value x) { return unary<Exp2Op>(x); }
+Value TensorBuilder::log2(Value x) { return unary<Log2Op>(x); }
+Value TensorBuilder::sin(Value x) { return unary<SinOp>(x); }
 Value TensorBuilder::trunc(Value x) {
   if (x && !isFloat(x))
     return x;
-  return unary<TruncOp>(builder, loc, x);
+  return unary<TruncOp>(x);
 }
 
 Value TensorBuilder::exp(Value x) { return exp2(mul(x, M_LOG2E)); }
@@ -318,7 +326,8 @@ Value TensorBuilder::where(Value cond, Value x, Value y) {
 Value TensorBuilder::cast(Value x, Type element) {
   if (!x || elementTypeOf(x) == element)
     return x;
-  return builder.create<CastOp>(loc, typeOf(x).clone(element), x).getResult();
+  return foldIntoWeight(
+      builder.create<CastOp>(loc, typeOf(x).clone(element), x));
 }
 
 Value TensorBuilder::bitcast(Value x, Type element) {

@@ -29,10 +29,16 @@ ElementsAttr mlir::tgc::makeConstantLike(ConstOp original,
                                          RankedTensorType type,
                                          ArrayRef<char> bytes,
                                          StringRef suffix) {
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(original.getValue()))
+  if (auto resource =
+          dyn_cast<DenseResourceElementsAttr>(original.getValue())) {
+    // A weight rewritten again by the same transform keeps one suffix (the
+    // blob manager numbers the names that repeat).
+    StringRef key = resource.getRawHandle().getKey();
+    key = key.take_front(key.find(suffix));
     return DenseResourceElementsAttr::get(
-        type, (resource.getRawHandle().getKey() + suffix).str(),
+        type, (key + suffix).str(),
         HeapAsmResourceBlob::allocateAndCopyWithAlign(
             bytes, alignof(std::max_align_t), /*dataIsMutable=*/false));
+  }
   return DenseElementsAttr::getFromRawBuffer(type, bytes);
 }

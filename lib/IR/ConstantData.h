@@ -19,7 +19,8 @@ namespace mlir::tgc {
 ArrayRef<char> getConstantBytes(ConstOp constant);
 
 /// The value of a constant of `type` holding `bytes`, in the form of
-/// `original`'s: a resource blob named after it plus `suffix`, else a plain
+/// `original`'s: a resource blob named after it plus `suffix` (one
+/// `suffix`, however often it is rewritten), else a plain
 /// dense attribute.
 ElementsAttr makeConstantLike(ConstOp original, RankedTensorType type,
                               ArrayRef<char> bytes, StringRef suffix);

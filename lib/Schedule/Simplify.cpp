@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IR/ConstantArithmetic.h"
 #include "IR/ConstantData.h"
 #include "IR/TgcOps.h"
 #include "Schedule/Passes.h"
+#include "Schedule/SimplifyPatterns.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -476,6 +478,21 @@ struct FoldConstantReduce : OpRewritePattern<ReduceAxisOp> {
   }
 };
 
+/// Float arithmetic on a weight left in the graph, computed now (see
+/// IR/ConstantArithmetic.h).
+struct FoldWeightArithmetic : RewritePattern {
+  FoldWeightArithmetic(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    ElementsAttr folded = foldWeightArithmetic(op);
+    if (!folded)
+      return failure();
+    rewriter.replaceOpWithNewOp<ConstOp>(op, cast<TypedAttr>(folded));
+    return success();
+  }
+};
+
 struct Simplify : impl::TgcSimplifyBase<Simplify> {
   using TgcSimplifyBase::TgcSimplifyBase;
 
@@ -485,10 +502,11 @@ struct Simplify : impl::TgcSimplifyBase<Simplify> {
         .add<ComposePermutes, ComposeExpands, FoldConstantView<PermuteOp>,
              FoldConstantView<ExpandOp>, FoldConstantView<PadOp>,
              FoldConstantView<ShrinkOp>, FoldConstantView<FlipOp>,
-             FoldConstantSlab, FoldConstantReduce,
+             FoldConstantSlab, FoldConstantReduce, FoldWeightArithmetic,
              ElementwiseBeforeView<ExpandOp>, ElementwiseBeforeView<ReshapeOp>,
              ElementwiseBeforePermute, ElementwiseIntoContiguous>(
             &getContext());
+    populateIntegerRoundTripPatterns(patterns);
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

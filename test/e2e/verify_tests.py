@@ -537,6 +537,84 @@ def topk(env):
     check(size < 16384, "net_weights.c holds %d bytes" % size)
 
 
+def quantize_reference(x, scale, zero_point):
+    """QuantizeLinear to uint8 as ONNX defines it, x / scale in float32."""
+    q = np.rint((x / np.float32(scale)).astype(np.float32)) + zero_point
+    return np.clip(q, 0, 255)
+
+
+def qdq(env):
+    """A QDQ model, as quantization tools write them: an activation
+    quantized to uint8 and dequantized at once, a 3x3 convolution of 64
+    channels whose weight is int8 dequantized per output channel and whose
+    bias is int32, then Relu, quantized and dequantized again. The weight
+    is float arithmetic on constants, computed at compile time, so the
+    convolution takes Winograd's tiles (auto) and no kernel dequantizes it;
+    each quantize-dequantize pair is float arithmetic without the casts
+    through uint8. Against numpy: the outputs are whole steps of the output
+    scale, and at most a few of them, where the sum rounds differently,
+    one step away."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((1, 64, 14, 14)).astype(np.float32)
+    sx, zx = np.float32(4.0 / 255), 128
+    w = rng.standard_normal((32, 64, 3, 3)).astype(np.float32) / 20
+    sw = (np.abs(w).reshape(32, -1).max(axis=1) / 127).astype(np.float32)
+    wq = np.clip(np.rint(w / sw[:, None, None, None]), -127, 127)
+    b = rng.standard_normal(32).astype(np.float32)
+    bq = np.rint(b / (sx * sw)).astype(np.int32)
+    sy, zy = np.float32(0.05), 0
+    inits = [
+        numpy_helper.from_array(np.array(sx, np.float32), "sx"),
+        numpy_helper.from_array(np.array(zx, np.uint8), "zx"),
+        numpy_helper.from_array(wq.astype(np.int8), "wq"),
+        numpy_helper.from_array(sw, "sw"),
+        numpy_helper.from_array(np.zeros(32, np.int8), "zw"),
+        numpy_helper.from_array(bq, "bq"),
+        numpy_helper.from_array((sx * sw).astype(np.float32), "sb"),
+        numpy_helper.from_array(np.array(sy, np.float32), "sy"),
+        numpy_helper.from_array(np.array(zy, np.uint8), "zy")]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["wq", "sw", "zw"], ["wd"],
+                         axis=0),
+        helper.make_node("DequantizeLinear", ["bq", "sb"], ["bd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd", "bd"], ["c"], name="conv",
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "sy", "zy"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "sy", "zy"], ["y"])]
+    xd = ((quantize_reference(x, sx, zx) - zx) * sx).astype(np.float32)
+    wd = (wq * sw[:, None, None, None]).astype(np.float32)
+    bd = (bq * (sx * sw)).astype(np.float32)
+    r = np.maximum(conv3x3(xd.astype(np.float64), wd.astype(np.float64), bd),
+                   0).astype(np.float32)
+    y = ((quantize_reference(r, sy, zy) - zy) * sy).astype(np.float32)
+    case = write_case(env, "qdq", nodes, inits, x, [("y", y)])
+
+    env.tgc_cmd("run", os.path.join(case, "model.onnx"), "--input",
+                "x=" + save_npy(env.path("x.npy"), x), "--output-dir",
+                env.path("out"))
+    got = np.load(env.path("out", "y.npy"))
+    steps = np.abs(got - y) / sy
+    check(np.max(steps) < 1.001, "%g output steps off" % np.max(steps))
+    off = np.count_nonzero(steps > 0.5)
+    check(off <= y.size // 200, "%d of %d outputs a step off" % (off, y.size))
+    check(np.count_nonzero(y) > y.size // 4, "the reference is mostly 0")
+
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("package"))
+    with open(env.path("package", "net.json")) as f:
+        names = [k["name"] for k in json.load(f)["kernels"]]
+    check(any(n.startswith("r_16_") for n in names),
+          "no Winograd products among %s" % names)
+    with open(env.path("package", "net.c")) as f:
+        source = f.read()
+    for cast in ("(uint8_t)", "(int8_t)", "int8_t *"):
+        check(cast not in source, "net.c still has %s" % cast)
+    env.check_no_scratch_left()
+
+
 main({
     "mismatch": mismatch,
     "dirs": dirs,
@@ -546,4 +624,5 @@ main({
     "narrow_pointwise": narrow_pointwise,
     "winograd": winograd,
     "topk": topk,
+    "qdq": qdq,
 })

@@ -39,3 +39,27 @@ func.func @matmul_integer(%a: tensor<2x3xui8>, %b: tensor<3x4xui8>, %az: tensor<
   %0 = tgc.onnx_node "MatMulInteger"(%a, %b, %az) {opset = 10 : i64} : (tensor<2x3xui8>, tensor<3x4xui8>, tensor<ui8>) -> tensor<2x4xsi32>
   return %0 : tensor<2x4xsi32>
 }
+
+// A weight dequantized from constants is a constant by the time the ops
+// that use it are decomposed (the Winograd choice looks for one): [[1, -2],
+// [3, -128]] less zero points [1, 2] times scales [0.5, 0.25], per row.
+// CHECK-LABEL: func @dequantize_weight(
+//       CHECK:   %[[W:.*]] = tgc.const dense_resource<[[$W:q8w_folded(_[0-9]+)?]]> : tensor<2x2xf32>
+//   CHECK-NOT:   tgc.cast
+//       CHECK:   return %[[W]]
+//       CHECK: [[$W]]: "0x10000000000000000000C0BF0000803E000002C2"
+func.func @dequantize_weight() -> tensor<2x2xf32> {
+  %q = tgc.const dense_resource<q8w> : tensor<2x2xsi8>
+  %s = tgc.const dense<[0.5, 0.25]> : tensor<2xf32>
+  %z = tgc.const dense<[1, 2]> : tensor<2xsi8>
+  %0 = tgc.onnx_node "DequantizeLinear"(%q, %s, %z) {opset = 13 : i64, attrs = {axis = 0 : i64}} : (tensor<2x2xsi8>, tensor<2xf32>, tensor<2xsi8>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      q8w: "0x0100000001FE0380"
+    }
+  }
+#-}

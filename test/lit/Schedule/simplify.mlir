@@ -149,15 +149,101 @@ func.func @fold_reduce() -> tensor<2x1xsi64> {
   return %0 : tensor<2x1xsi64>
 }
 
-// Weights (resource blobs) are never expanded into attributes.
-// CHECK-LABEL: func @not_fold_weights(
-//       CHECK:   tgc.const dense_resource<w0>
-//       CHECK:   tgc.mul
-func.func @not_fold_weights() -> tensor<2xf32> {
+// Float arithmetic on a weight is done now, into a weight of its own (a
+// resource stays a resource): [1, 2] * 2.
+// CHECK-LABEL: func @fold_weight_arithmetic(
+//       CHECK:   %[[W:.*]] = tgc.const dense_resource<[[$W2:w0_folded(_[0-9]+)?]]> : tensor<2xf32>
+//  CHECK-NEXT:   return %[[W]]
+func.func @fold_weight_arithmetic() -> tensor<2xf32> {
   %w = tgc.const dense_resource<w0> : tensor<2xf32>
   %c = tgc.const dense<2.0> : tensor<2xf32>
   %0 = tgc.mul %w, %c : tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// An int8 weight dequantized per row, (q - zp) * scale, becomes one float
+// weight: [[1, -2], [3, -128]] with zero points [1, 2] and scales [0.5,
+// 0.25] gives [[0, -1.5], [0.25, -32.5]], a resource like q8.
+// CHECK-LABEL: func @fold_dequantized_weight(
+//       CHECK:   %[[W:.*]] = tgc.const dense_resource<[[$Q:q8_folded(_[0-9]+)?]]> : tensor<2x2xf32>
+//  CHECK-NEXT:   return %[[W]]
+func.func @fold_dequantized_weight() -> tensor<2x2xf32> {
+  %q = tgc.const dense_resource<q8> : tensor<2x2xsi8>
+  %zp = tgc.const dense<[1, 2]> : tensor<2xsi8>
+  %s = tgc.const dense<[0.5, 0.25]> : tensor<2xf32>
+  %0 = tgc.cast %q : tensor<2x2xsi8> to tensor<2x2xf32>
+  %z = tgc.reshape %zp : tensor<2xsi8> -> tensor<2x1xsi8>
+  %zf = tgc.cast %z : tensor<2x1xsi8> to tensor<2x1xf32>
+  %ze = tgc.expand %zf : tensor<2x1xf32> -> tensor<2x2xf32>
+  %1 = tgc.sub %0, %ze : tensor<2x2xf32>
+  %sr = tgc.reshape %s : tensor<2xf32> -> tensor<2x1xf32>
+  %se = tgc.expand %sr : tensor<2x1xf32> -> tensor<2x2xf32>
+  %2 = tgc.mul %1, %se : tensor<2x2xf32>
+  return %2 : tensor<2x2xf32>
+}
+
+// A weight broadcast into a bigger tensor stays a view: the arithmetic
+// moves before the broadcast, onto the weight.
+// CHECK-LABEL: func @fold_before_broadcast(
+//       CHECK:   %[[W:.*]] = tgc.const dense_resource<[[$W3:w0_folded(_[0-9]+)?]]> : tensor<1x2xf32>
+//       CHECK:   %[[E:.*]] = tgc.expand %[[W]] : tensor<1x2xf32> -> tensor<3x2xf32>
+//  CHECK-NEXT:   return %[[E]]
+func.func @fold_before_broadcast() -> tensor<3x2xf32> {
+  %w = tgc.const dense_resource<w0> : tensor<2xf32>
+  %r = tgc.reshape %w : tensor<2xf32> -> tensor<1x2xf32>
+  %e = tgc.expand %r : tensor<1x2xf32> -> tensor<3x2xf32>
+  %c = tgc.const dense<2.0> : tensor<3x2xf32>
+  %0 = tgc.mul %e, %c : tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// Quantize then dequantize: a float of whole numbers clamped to [0, 255]
+// survives the trip through uint8 unchanged, so the casts go.
+// CHECK-LABEL: func @fold_integer_round_trip(
+//       CHECK:   tgc.trunc
+//  CHECK-NEXT:   tgc.max
+//  CHECK-NEXT:   tgc.neg
+//  CHECK-NEXT:   tgc.max
+//  CHECK-NEXT:   %[[Q:.*]] = tgc.neg
+//  CHECK-NEXT:   return %[[Q]]
+func.func @fold_integer_round_trip(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = tgc.const dense<0.0> : tensor<4xf32>
+  %lo = tgc.const dense<-255.0> : tensor<4xf32>
+  %t = tgc.trunc %x : tensor<4xf32>
+  %a = tgc.max %t, %zero : tensor<4xf32>
+  %n = tgc.neg %a : tensor<4xf32>
+  %b = tgc.max %n, %lo : tensor<4xf32>
+  %c = tgc.neg %b : tensor<4xf32>
+  %q = tgc.cast %c : tensor<4xf32> to tensor<4xui8>
+  %d = tgc.cast %q : tensor<4xui8> to tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// The casts stay where the trip could change a value: [0, 255] does not
+// fit int8, and a value not known to be whole loses its fraction.
+// CHECK-LABEL: func @not_fold_integer_round_trip(
+//       CHECK:   tgc.cast {{.*}} to tensor<4xsi8>
+//       CHECK:   tgc.cast {{.*}} to tensor<4xf32>
+//       CHECK:   tgc.cast {{.*}} to tensor<4xui8>
+//       CHECK:   tgc.cast {{.*}} to tensor<4xf32>
+func.func @not_fold_integer_round_trip(%x: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = tgc.const dense<0.0> : tensor<4xf32>
+  %lo = tgc.const dense<-255.0> : tensor<4xf32>
+  %t = tgc.trunc %x : tensor<4xf32>
+  %a = tgc.max %t, %zero : tensor<4xf32>
+  %n = tgc.neg %a : tensor<4xf32>
+  %b = tgc.max %n, %lo : tensor<4xf32>
+  %c = tgc.neg %b : tensor<4xf32>
+  %q = tgc.cast %c : tensor<4xf32> to tensor<4xsi8>
+  %d = tgc.cast %q : tensor<4xsi8> to tensor<4xf32>
+  %fa = tgc.max %x, %zero : tensor<4xf32>
+  %fn = tgc.neg %fa : tensor<4xf32>
+  %fb = tgc.max %fn, %lo : tensor<4xf32>
+  %fc = tgc.neg %fb : tensor<4xf32>
+  %fq = tgc.cast %fc : tensor<4xf32> to tensor<4xui8>
+  %fd = tgc.cast %fq : tensor<4xui8> to tensor<4xf32>
+  return %d, %fd : tensor<4xf32>, tensor<4xf32>
 }
 
 // permute(permute(x)) => permute(x); expand(expand(x)) => expand(x)
@@ -233,7 +319,8 @@ func.func @not_elementwise_into_contiguous(%x: tensor<4xf32>, %y: tensor<4xf32>,
 {-#
   dialect_resources: {
     builtin: {
-      w0: "0x040000000000803F00000040"
+      w0: "0x040000000000803F00000040",
+      q8: "0x0100000001FE0380"
     }
   }
 #-}
@@ -285,6 +372,10 @@ func.func @not_elementwise_before_permute(%a: tensor<2x3xf32>, %b: tensor<3x2xf3
 //   CHECK-DAG:   %[[W:.*]] = tgc.const dense_resource<w.slab> : tensor<2x2x2xf32>
 //   CHECK-DAG:   %[[COLUMN:.*]] = tgc.shrink %[[W]] begin [0, 1, 0] end [2, 2, 2]
 //       CHECK:   return %[[ROW]], %[[COLUMN]]
+// The folded weights' bytes, after their alignment (16) (the tests above):
+//   CHECK-DAG:   [[$W2]]: "0x100000000000004000008040"
+//   CHECK-DAG:   [[$Q]]: "0x10000000000000000000C0BF0000803E000002C2"
+//   CHECK-DAG:   [[$W3]]: "0x100000000000004000008040"
 //       CHECK:   w.slab_slice: "0x{{[0-9A-F]+}}0000A0400000C0400000E04000000041"
 func.func @slab_of_constant() -> (tensor<1x2x2xf32>, tensor<2x1x2xf32>) {
   %w = tgc.const dense_resource<w.slab> : tensor<2x2x2xf32>
