@@ -49,13 +49,31 @@ std::pair<double, double> rangeOf(Type element) {
 }
 
 /// saturate(round(value) + zeroPoint) in `element`; `value` is f32.
+/// Clamped first, to [lo - zeroPoint, hi - zeroPoint] (whole numbers, so
+/// clamping and rounding commute), the value rounded is small for 8- and
+/// 16-bit types and rounds with two additions (roundSmall): no op compares
+/// or selects, and the quantization fuses into the kernel computing
+/// `value` (a convolution's epilogue).
 Value requantize(TensorBuilder &tb, Value value, Value zeroPoint,
                  Type element) {
-  Value y = tb.round(value);
-  if (zeroPoint)
-    y = tb.add(y, tb.cast(zeroPoint, TensorBuilder::elementTypeOf(y)));
   auto [lo, hi] = rangeOf(element);
-  y = tb.min(tb.max(y, tb.splatLike(y, lo)), tb.splatLike(y, hi));
+  Type f = TensorBuilder::elementTypeOf(value);
+  Value zero = zeroPoint ? tb.cast(zeroPoint, f) : Value();
+  if (element.getIntOrFloatBitWidth() > 16) {
+    Value y = tb.round(value);
+    if (zero)
+      y = tb.add(y, zero);
+    y = tb.min(tb.max(y, tb.splatLike(y, lo)), tb.splatLike(y, hi));
+    return tb.cast(y, element);
+  }
+  Value low = tb.splatLike(value, lo), high = tb.splatLike(value, hi);
+  if (zero) {
+    low = tb.sub(low, zero);
+    high = tb.sub(high, zero);
+  }
+  Value y = tb.roundSmall(tb.min(tb.max(value, low), high));
+  if (zero)
+    y = tb.add(y, zero);
   return tb.cast(y, element);
 }
 

@@ -157,6 +157,11 @@ public:
   Value ceil(Value x);
   /// Round half to even.
   Value round(Value x);
+  /// round(x) for |x| <= 2^22 (float32; 2^51 for float64, 2^9 for float16):
+  /// two additions, nothing compared or selected, so it fuses into the
+  /// kernel that computes x as any arithmetic does. Outside that range it
+  /// is off by less than x's own spacing.
+  Value roundSmall(Value x);
   Value abs(Value x);
   Value sign(Value x);
   Value relu(Value x);

@@ -186,6 +186,18 @@ Value TensorBuilder::round(Value x) {
   return where(gt(frac, half), up, roundDown);
 }
 
+Value TensorBuilder::roundSmall(Value x) {
+  if (!x || !isFloat(x))
+    return x;
+  // x + 1.5 * 2^(p-1), p the precision, lies in [2^(p-1), 2^p) for
+  // |x| <= 2^(p-2): there the floats are the whole numbers, so the addition
+  // rounds x half to even, and taking the constant off again is exact.
+  int precision = llvm::APFloat::semanticsPrecision(
+      llvm::cast<FloatType>(elementTypeOf(x)).getFloatSemantics());
+  Value magic = splatLike(x, 1.5 * std::ldexp(1.0, precision - 1));
+  return sub(add(x, magic), magic);
+}
+
 Value TensorBuilder::abs(Value x) {
   if (!x)
     return {};

@@ -8,10 +8,12 @@
 // other, and computes the same values.
 //
 // The proof walks x's producers. Integers come from trunc, from casts of
-// integers and from constants of whole numbers, and stay integers through
-// add, sub, mul, max, neg, where and views. The range comes from a clamp:
-// max with a constant, and min written as neg(max(neg(a), -b)), the way
-// TensorBuilder writes it. NaN is outside both: the cast of a NaN to an
+// integers, from constants of whole numbers and from TensorBuilder's
+// roundSmall of a small value ((y + c) - c with c = 1.5 * 2^(p-1)), and
+// stay integers through add, sub, mul, max, neg, where and views. The
+// range comes from a clamp (max with a constant, and min written as
+// neg(max(neg(a), -b)), the way TensorBuilder writes it) and interval
+// arithmetic on add and sub. NaN is outside both: the cast of a NaN to an
 // integer is undefined in C, and here it stays NaN.
 //
 //===----------------------------------------------------------------------===//
@@ -71,6 +73,37 @@ Interval rangeOfInteger(IntegerType type) {
   return {-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1};
 }
 
+/// The splat value of a constant, or nullopt.
+std::optional<double> splatOf(Value value) {
+  SmallVector<double> values = constantValues(value);
+  if (values.empty() ||
+      llvm::any_of(values, [&](double x) { return x != values.front(); }))
+    return std::nullopt;
+  return values.front();
+}
+
+/// y if `sub` is roundSmall(y), (y + c) - c with c = 1.5 * 2^(p-1) for the
+/// float type's precision p; null otherwise.
+Value roundedSmall(SubOp sub) {
+  auto add = sub.getLhs().getDefiningOp<AddOp>();
+  auto type = dyn_cast<FloatType>(getElementTypeOrSelf(sub.getType()));
+  if (!add || !type)
+    return {};
+  int precision = llvm::APFloat::semanticsPrecision(type.getFloatSemantics());
+  double magic = 1.5 * std::ldexp(1.0, precision - 1);
+  if (splatOf(sub.getRhs()) != magic || splatOf(add.getRhs()) != magic)
+    return {};
+  return add.getLhs();
+}
+
+/// The largest magnitude roundSmall rounds exactly in `type`: 2^(p-2).
+double roundSmallLimit(Type type) {
+  auto floatType = cast<FloatType>(getElementTypeOrSelf(type));
+  return std::ldexp(
+      1.0,
+      llvm::APFloat::semanticsPrecision(floatType.getFloatSemantics()) - 2);
+}
+
 /// What the producers of a float value say about it. Each question visits
 /// at most kBudget ops (a where has two sources: chains of them branch).
 class FloatFacts {
@@ -105,6 +138,13 @@ private:
     }
     if (isa<TruncOp>(op))
       return true;
+    if (auto sub = dyn_cast<SubOp>(op)) {
+      if (Value y = roundedSmall(sub)) {
+        Interval r = range(y);
+        double limit = roundSmallLimit(y.getType());
+        return r.lo >= -limit && r.hi <= limit;
+      }
+    }
     if (isa<AddOp, SubOp, MulOp, MaxOp>(op))
       return integral(op->getOperand(0)) && integral(op->getOperand(1));
     if (auto where = dyn_cast<WhereOp>(op))
@@ -134,6 +174,18 @@ private:
       return isa<FloatType>(getElementTypeOrSelf(cast.getSrc().getType()))
                  ? range(cast.getSrc())
                  : Interval();
+    }
+    if (auto sub = dyn_cast<SubOp>(op)) {
+      if (Value y = roundedSmall(sub)) {
+        Interval r = range(y);
+        return {std::floor(r.lo), std::ceil(r.hi)};
+      }
+      Interval a = range(sub.getLhs()), b = range(sub.getRhs());
+      return {a.lo - b.hi, a.hi - b.lo};
+    }
+    if (isa<AddOp>(op)) {
+      Interval a = range(op->getOperand(0)), b = range(op->getOperand(1));
+      return {a.lo + b.lo, a.hi + b.hi};
     }
     if (isa<MaxOp>(op)) {
       Interval a = range(op->getOperand(0)), b = range(op->getOperand(1));

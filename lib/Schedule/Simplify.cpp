@@ -136,8 +136,12 @@ struct ElementwiseBeforePermute : RewritePattern {
     PermuteOp first;
     for (Value operand : op->getOperands()) {
       if (PermuteOp permute = movablePermute(operand)) {
-        if (first && (first.getOrder() != permute.getOrder() ||
-                      first.getSrc().getType() != permute.getSrc().getType()))
+        // The same view of sources of one shape (a where's condition is a
+        // permute of booleans, its values of floats).
+        if (first &&
+            (first.getOrder() != permute.getOrder() ||
+             cast<ShapedType>(first.getSrc().getType()).getShape() !=
+                 cast<ShapedType>(permute.getSrc().getType()).getShape()))
           return rewriter.notifyMatchFailure(op, "permutes differ");
         first = permute;
       } else if (!isConstantView(operand)) {

@@ -1,17 +1,29 @@
 // RUN: tgc-opt %s --tgc-decompose | FileCheck %s
-// Linear quantization: round half to even, add the zero point, saturate;
-// integer products accumulate in si32.
+// Linear quantization: clamp to the type's range less the zero point,
+// round half to even, add the zero point; integer products accumulate in
+// si32.
 
-// A per-axis scale and zero point broadcast along axis 1.
+// A per-axis scale and zero point broadcast along axis 1. The clamp comes
+// first, so the value rounded is small and rounds by adding and taking off
+// 1.5 * 2^23 (0x4B400000): nothing compares or selects.
 // CHECK-LABEL: func @quantize_per_axis(
 // CHECK: %[[Z:.*]] = tgc.reshape %arg2 : tensor<3xsi8> -> tensor<1x3xsi8>
 // CHECK: %[[S:.*]] = tgc.reshape %arg1 : tensor<3xf32> -> tensor<1x3xf32>
 // CHECK: %[[X:.*]] = tgc.fdiv %arg0, %{{.*}} : tensor<2x3xf32>
-// CHECK: tgc.trunc %[[X]]
-// CHECK: tgc.cast %[[Z]] : tensor<1x3xsi8> to tensor<1x3xf32>
-// CHECK-DAG: tgc.const dense<1.270000e+02> : tensor<2x3xf32>
-// CHECK-DAG: tgc.const dense<-1.280000e+02> : tensor<2x3xf32>
-// CHECK: tgc.cast %{{.*}} : tensor<2x3xf32> to tensor<2x3xsi8>
+// CHECK: %[[ZF:.*]] = tgc.cast %[[Z]] : tensor<1x3xsi8> to tensor<1x3xf32>
+// CHECK-DAG: %[[LO:.*]] = tgc.const dense<-1.280000e+02> : tensor<2x3xf32>
+// CHECK-DAG: %[[HI:.*]] = tgc.const dense<1.270000e+02> : tensor<2x3xf32>
+// CHECK: tgc.sub %[[LO]], %{{.*}}
+// CHECK: tgc.sub %[[HI]], %{{.*}}
+// CHECK: tgc.max %[[X]], %{{.*}}
+// CHECK: tgc.max
+// CHECK-NEXT: %[[C:.*]] = tgc.neg
+// CHECK: %[[M:.*]] = tgc.const dense<0x4B400000> : tensor<2x3xf32>
+// CHECK: %[[A:.*]] = tgc.add %[[C]], %[[M]]
+// CHECK: %[[R:.*]] = tgc.sub %[[A]], %[[M]]
+// CHECK: %[[Q:.*]] = tgc.add %[[R]], %{{.*}} : tensor<2x3xf32>
+// CHECK-NOT: tgc.cmplt
+// CHECK: tgc.cast %[[Q]] : tensor<2x3xf32> to tensor<2x3xsi8>
 func.func @quantize_per_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %z: tensor<3xsi8>) -> tensor<2x3xsi8> {
   %0 = tgc.onnx_node "QuantizeLinear"(%x, %s, %z) {opset = 13 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xsi8>) -> tensor<2x3xsi8>
   return %0 : tensor<2x3xsi8>

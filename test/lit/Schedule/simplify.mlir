@@ -219,6 +219,47 @@ func.func @fold_integer_round_trip(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %d : tensor<4xf32>
 }
 
+// The quantize of a QDQ pair as TensorBuilder writes it: clamped to
+// [0 - zp, 255 - zp] with zp = 128, rounded by adding and taking off
+// 1.5 * 2^23 (0x4B400000, exact below 2^22), plus the zero point: whole
+// numbers in [0, 255], so the casts go. Rounded before the clamp, x could
+// be anything and the sum need not be whole: the casts stay.
+// CHECK-LABEL: func @fold_round_trip_of_quantize(
+//       CHECK:   tgc.sub
+//  CHECK-NEXT:   %[[Q:.*]] = tgc.add
+//  CHECK-NEXT:   %[[R:.*]] = tgc.add %arg0
+//  CHECK-NEXT:   %[[S:.*]] = tgc.sub %[[R]]
+//       CHECK:   %[[U:.*]] = tgc.cast %{{.*}} : tensor<4xf32> to tensor<4xui8>
+//  CHECK-NEXT:   %[[V:.*]] = tgc.cast %[[U]] : tensor<4xui8> to tensor<4xf32>
+//  CHECK-NEXT:   return %[[Q]], %[[V]]
+func.func @fold_round_trip_of_quantize(%x: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>) {
+  %lo = tgc.const dense<-128.0> : tensor<4xf32>
+  %minus_hi = tgc.const dense<-127.0> : tensor<4xf32>
+  %magic = tgc.const dense<0x4B400000> : tensor<4xf32>
+  %zp = tgc.const dense<128.0> : tensor<4xf32>
+  %a = tgc.max %x, %lo : tensor<4xf32>
+  %n = tgc.neg %a : tensor<4xf32>
+  %b = tgc.max %n, %minus_hi : tensor<4xf32>
+  %c = tgc.neg %b : tensor<4xf32>
+  %r0 = tgc.add %c, %magic : tensor<4xf32>
+  %r = tgc.sub %r0, %magic : tensor<4xf32>
+  %q = tgc.add %r, %zp : tensor<4xf32>
+  %u = tgc.cast %q : tensor<4xf32> to tensor<4xui8>
+  %d = tgc.cast %u : tensor<4xui8> to tensor<4xf32>
+  %zero = tgc.const dense<0.0> : tensor<4xf32>
+  %minus_top = tgc.const dense<-255.0> : tensor<4xf32>
+  %s0 = tgc.add %x, %magic : tensor<4xf32>
+  %s = tgc.sub %s0, %magic : tensor<4xf32>
+  %sa = tgc.max %s, %zero : tensor<4xf32>
+  %sn = tgc.neg %sa : tensor<4xf32>
+  %sb = tgc.max %sn, %minus_top : tensor<4xf32>
+  %sc = tgc.neg %sb : tensor<4xf32>
+  %su = tgc.cast %sc : tensor<4xf32> to tensor<4xui8>
+  %sd = tgc.cast %su : tensor<4xui8> to tensor<4xf32>
+  return %d, %sd : tensor<4xf32>, tensor<4xf32>
+}
+
 // The casts stay where the trip could change a value: [0, 255] does not
 // fit int8, and a value not known to be whole loses its fraction.
 // CHECK-LABEL: func @not_fold_integer_round_trip(
