@@ -94,8 +94,25 @@ struct ScaleAndZeroPoint {
   Value scale, zeroPoint;
 };
 
-/// Shapes `scale` and `zeroPoint` (null when absent) along the node's
-/// quantization axis of `x`; nullopt after an error.
+/// True for a constant zero point of zeros (symmetric quantization, or
+/// activations that are never negative): adding or subtracting it is left
+/// out, which changes no value (q - 0 is q, and a whole number plus +0 is
+/// cast to the same integer).
+bool isZeros(Value zeroPoint) {
+  auto constant = zeroPoint ? zeroPoint.getDefiningOp<ConstOp>() : ConstOp();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                        : DenseElementsAttr();
+  if (!dense || !dense.isSplat())
+    return false;
+  Attribute value = dense.getSplatValue<Attribute>();
+  if (auto i = dyn_cast<IntegerAttr>(value))
+    return i.getValue().isZero();
+  auto f = dyn_cast<FloatAttr>(value);
+  return f && f.getValue().isZero();
+}
+
+/// Shapes `scale` and `zeroPoint` (null when absent or all zeros) along the
+/// node's quantization axis of `x`; nullopt after an error.
 std::optional<ScaleAndZeroPoint>
 alongQuantAxis(NodeContext &ctx, Value x, Value scale, Value zeroPoint) {
   FailureOr<int64_t> axis = quantAxis(ctx, x, scale);
@@ -107,7 +124,7 @@ alongQuantAxis(NodeContext &ctx, Value x, Value scale, Value zeroPoint) {
   Value z = alongAxis(ctx, zeroPoint, *axis, rank, dim);
   if (!s || (zeroPoint && !z))
     return std::nullopt;
-  return ScaleAndZeroPoint{s, z};
+  return ScaleAndZeroPoint{s, isZeros(zeroPoint) ? Value() : z};
 }
 
 /// y = saturate(round(x / scale) + zero_point)

@@ -1,7 +1,8 @@
 //===- IntegerRoundTrip.cpp - casts to an integer and back -----*- C++ -*-===//
 //
 // cast<F>(cast<I>(x)) -> x when every value of the float x is an integer in
-// I's range, so that the two casts give x back. A QDQ model quantizes an
+// I's range, so that the two casts give x back; and (x + c) - c -> x for
+// whole numbers whose sums are exact. A QDQ model quantizes an
 // activation (round, add the zero point, clamp to uint8, cast) and at once
 // dequantizes it (cast back, subtract the zero point, scale): without the
 // casts the pair is float arithmetic that fuses and vectorizes like any
@@ -195,6 +196,10 @@ private:
       Interval a = range(op->getOperand(0));
       return {-a.hi, -a.lo};
     }
+    if (isa<TruncOp>(op)) {
+      Interval a = range(op->getOperand(0));
+      return {std::trunc(a.lo), std::trunc(a.hi)};
+    }
     if (auto where = dyn_cast<WhereOp>(op)) {
       Interval a = range(where.getX()), b = range(where.getY());
       return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
@@ -232,10 +237,42 @@ struct FoldIntegerRoundTrip : OpRewritePattern<CastOp> {
   }
 };
 
+// (x + c) - c -> x for whole numbers x and c whose sums all stay within
+// the float type's run of consecutive integers (2^p): the zero point a
+// quantize adds and the dequantize after it takes off again.
+struct FoldWholeAddSub : OpRewritePattern<SubOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SubOp sub,
+                                PatternRewriter &rewriter) const override {
+    auto add = sub.getLhs().getDefiningOp<AddOp>();
+    auto type = dyn_cast<FloatType>(getElementTypeOrSelf(sub.getType()));
+    if (!add || !type)
+      return failure();
+    Value x = add.getLhs();
+    std::optional<double> c = splatOf(add.getRhs());
+    bool same =
+        add.getRhs() == sub.getRhs() || (c && splatOf(sub.getRhs()) == c);
+    if (!same)
+      return failure();
+    FloatFacts facts;
+    Interval cRange = facts.rangeOf(add.getRhs());
+    Interval xRange = facts.rangeOf(x);
+    double largest = std::ldexp(
+        1.0, llvm::APFloat::semanticsPrecision(type.getFloatSemantics()));
+    double bound = std::max(std::abs(xRange.lo), std::abs(xRange.hi)) +
+                   std::max(std::abs(cRange.lo), std::abs(cRange.hi));
+    if (!(bound <= largest) || !facts.isIntegral(x) ||
+        !facts.isIntegral(add.getRhs()))
+      return failure();
+    rewriter.replaceOp(sub, x);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateIntegerRoundTripPatterns(RewritePatternSet &patterns) {
-  patterns.add<FoldIntegerRoundTrip>(patterns.getContext());
+  patterns.add<FoldIntegerRoundTrip, FoldWholeAddSub>(patterns.getContext());
 }
 
 } // namespace mlir::tgc

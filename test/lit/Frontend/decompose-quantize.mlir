@@ -40,6 +40,23 @@ func.func @dequantize_scalar(%x: tensor<4xui8>, %s: tensor<f32>, %z: tensor<ui8>
   return %0 : tensor<4xf32>
 }
 
+// A zero point of zeros is left out: nothing is added or taken off.
+// CHECK-LABEL: func @zero_point_of_zeros(
+//       CHECK:   tgc.const dense<2.550000e+02>
+//   CHECK-NOT:   tgc.sub
+//       CHECK:   tgc.add
+//  CHECK-NEXT:   tgc.sub
+//  CHECK-NEXT:   tgc.cast %{{.*}} : tensor<4xf32> to tensor<4xui8>
+//  CHECK-NEXT:   %[[Q:.*]] = tgc.cast %{{.*}} : tensor<4xui8> to tensor<4xf32>
+//   CHECK-NOT:   tgc.sub
+//       CHECK:   tgc.mul %[[Q]]
+func.func @zero_point_of_zeros(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<4xf32> {
+  %z = tgc.const dense<0> : tensor<ui8>
+  %0 = tgc.onnx_node "QuantizeLinear"(%x, %s, %z) {opset = 13 : i64} : (tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  %1 = tgc.onnx_node "DequantizeLinear"(%0, %s, %z) {opset = 13 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
 // CHECK-LABEL: func @matmul_integer(
 // CHECK: %[[A:.*]] = tgc.cast %arg0 : tensor<2x3xui8> to tensor<2x3xsi32>
 // CHECK: %[[AZ:.*]] = tgc.cast %{{.*}} : tensor<ui8> to tensor<si32>

@@ -260,6 +260,30 @@ func.func @fold_round_trip_of_quantize(%x: tensor<4xf32>)
   return %d, %sd : tensor<4xf32>, tensor<4xf32>
 }
 
+// (t + 128) - 128 is t for whole t in [-128, 127] (the zero point a
+// quantize adds and its dequantize takes off); for any float it stays.
+// CHECK-LABEL: func @fold_whole_add_sub(
+//       CHECK:   %[[T:.*]] = tgc.trunc
+//       CHECK:   %[[A:.*]] = tgc.add %arg0
+//  CHECK-NEXT:   %[[B:.*]] = tgc.sub %[[A]]
+//  CHECK-NEXT:   return %[[T]], %[[B]]
+func.func @fold_whole_add_sub(%x: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>) {
+  %lo = tgc.const dense<-128.0> : tensor<4xf32>
+  %minus_hi = tgc.const dense<-127.0> : tensor<4xf32>
+  %zp = tgc.const dense<128.0> : tensor<4xf32>
+  %a = tgc.max %x, %lo : tensor<4xf32>
+  %n = tgc.neg %a : tensor<4xf32>
+  %b = tgc.max %n, %minus_hi : tensor<4xf32>
+  %c = tgc.neg %b : tensor<4xf32>
+  %t = tgc.trunc %c : tensor<4xf32>
+  %p = tgc.add %t, %zp : tensor<4xf32>
+  %q = tgc.sub %p, %zp : tensor<4xf32>
+  %p2 = tgc.add %x, %zp : tensor<4xf32>
+  %q2 = tgc.sub %p2, %zp : tensor<4xf32>
+  return %q, %q2 : tensor<4xf32>, tensor<4xf32>
+}
+
 // The casts stay where the trip could change a value: [0, 255] does not
 // fit int8, and a value not known to be whole loses its fraction.
 // CHECK-LABEL: func @not_fold_integer_round_trip(
