@@ -142,7 +142,8 @@ Value perChannel(TensorBuilder &tb, Value param, int64_t rank) {
 
 } // namespace
 
-Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w) {
+Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w,
+                                   bool exactProducts) {
   int64_t rank = TensorBuilder::rankOf(x);
   if (rank < 3 || TensorBuilder::rankOf(w) != rank) {
     ctx.error() << "needs input and weight of the same rank >= 3";
@@ -169,7 +170,8 @@ Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w) {
   options.padLow = pads->first;
   options.padHigh = pads->second;
   WinogradMode winograd = ctx.winogradMode();
-  if (winograd != WinogradMode::Never && winogradApplies(x, w, options) &&
+  if (!exactProducts && winograd != WinogradMode::Never &&
+      winogradApplies(x, w, options) &&
       (winograd != WinogradMode::Auto || winogradPays(x, w, options))) {
     int tile = winograd == WinogradMode::Tile2   ? 2
                : winograd == WinogradMode::Tile4 ? 4

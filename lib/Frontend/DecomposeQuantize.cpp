@@ -9,8 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Frontend/Decomposition.h"
+#include "IR/ConstantData.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -203,8 +205,101 @@ Value centered(TensorBuilder &tb, Value v, Value zeroPoint) {
   return zeroPoint ? tb.sub(wide, tb.cast(zeroPoint, i32)) : wide;
 }
 
-/// (A - a_zp) @ (B - b_zp) in int32: a_zp per row of A (or scalar), b_zp
-/// per column of B (or scalar).
+/// Largest whole number up to which float32 holds every integer: sums of
+/// products below it are exact in any order.
+constexpr double kExactInFloat32 = 16777216.0; // 2^24
+
+/// The largest |v - zeroPoint| for v of `element` (an integer type): from
+/// the zero point's values when it is a constant, else the type's span.
+double largestCentered(Type element, Value zeroPoint) {
+  auto [lo, hi] = rangeOf(element);
+  if (!zeroPoint)
+    return std::max(std::abs(lo), std::abs(hi));
+  while (auto reshape = zeroPoint.getDefiningOp<ReshapeOp>())
+    zeroPoint = reshape.getSrc();
+  auto constant = zeroPoint.getDefiningOp<ConstOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                        : DenseElementsAttr();
+  if (!dense)
+    return hi - lo;
+  double largest = 0;
+  for (APInt z : dense.getValues<APInt>()) {
+    double v =
+        element.isUnsignedInteger() ? z.getZExtValue() : z.getSExtValue();
+    largest = std::max({largest, std::abs(lo - v), std::abs(hi - v)});
+  }
+  return largest;
+}
+
+/// The values of a float32 constant; nullopt for anything else.
+std::optional<std::vector<float>> floatsOf(Value value) {
+  auto constant = value.getDefiningOp<ConstOp>();
+  if (!constant || !TensorBuilder::elementTypeOf(value).isF32())
+    return std::nullopt;
+  int64_t count = TensorBuilder::numElements(TensorBuilder::shapeOf(value));
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (dense && dense.isSplat())
+    return std::vector<float>(count, dense.getSplatValue<float>());
+  ArrayRef<char> bytes = getConstantBytes(constant);
+  if (static_cast<int64_t>(bytes.size()) != count * 4)
+    return std::nullopt;
+  std::vector<float> values(count);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
+}
+
+/// The largest sum of |w| over one output channel (dim 0) of a float32
+/// weight constant; nullopt if `weight` is not one.
+std::optional<double> largestChannelSum(Value weight) {
+  std::optional<std::vector<float>> values = floatsOf(weight);
+  if (!values)
+    return std::nullopt;
+  int64_t channels = TensorBuilder::shapeOf(weight)[0];
+  int64_t perChannel = static_cast<int64_t>(values->size()) / channels;
+  double largest = 0;
+  for (int64_t c = 0; c < channels; ++c) {
+    double sum = 0;
+    for (int64_t i = 0; i < perChannel; ++i)
+      sum += std::abs((*values)[c * perChannel + i]);
+    largest = std::max(largest, sum);
+  }
+  return largest;
+}
+
+/// The largest |v| of a float32 constant; nullopt if `value` is not one.
+std::optional<double> largestMagnitude(Value value) {
+  std::optional<std::vector<float>> values = floatsOf(value);
+  if (!values)
+    return std::nullopt;
+  double largest = 0;
+  for (float v : *values)
+    largest = std::max(largest, static_cast<double>(std::abs(v)));
+  return largest;
+}
+
+/// The largest sum of |b| over one column (the second-to-last dim) of a
+/// float32 constant [..., K, N]; nullopt if `b` is not one.
+std::optional<double> largestColumnSum(Value b) {
+  std::optional<std::vector<float>> values = floatsOf(b);
+  if (!values)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = TensorBuilder::shapeOf(b);
+  int64_t columns = shape.size() >= 2 ? shape.back() : 1;
+  int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : shape.back();
+  int64_t batches = static_cast<int64_t>(values->size()) / (rows * columns);
+  double largest = 0;
+  for (int64_t batch = 0; batch < batches; ++batch)
+    for (int64_t n = 0; n < columns; ++n) {
+      double sum = 0;
+      for (int64_t k = 0; k < rows; ++k)
+        sum += std::abs((*values)[(batch * rows + k) * columns + n]);
+      largest = std::max(largest, sum);
+    }
+  return largest;
+}
+
+/// (A - a_zp) @ (B - b_zp): a_zp per row of A (or scalar), b_zp per column
+/// of B (or scalar). In float32 where that is exact, else in int32.
 Value integerMatMul(NodeContext &ctx, Value a, Value aZero, Value b,
                     Value bZero) {
   int64_t ra = TensorBuilder::rankOf(a), rb = TensorBuilder::rankOf(b);
@@ -221,6 +316,22 @@ Value integerMatMul(NodeContext &ctx, Value a, Value aZero, Value b,
   if ((aZero && !az) || (bZero && !bz))
     return {};
   TensorBuilder &tb = ctx.tb();
+  Type f32 = tb.getBuilder().getF32Type();
+  Type aElement = TensorBuilder::elementTypeOf(a);
+  if (isa<IntegerType>(aElement) && aElement.getIntOrFloatBitWidth() <= 16) {
+    // As integerConv: in float32 where B is a constant whose columns keep
+    // every partial sum a whole number below 2^24.
+    Value rhs = tb.cast(b, f32);
+    if (bz)
+      rhs = tb.sub(rhs, tb.cast(bz, f32));
+    std::optional<double> sum = largestColumnSum(rhs);
+    if (sum && *sum * largestCentered(aElement, az) < kExactInFloat32) {
+      Value lhs = tb.cast(a, f32);
+      if (az)
+        lhs = tb.sub(lhs, tb.cast(az, f32));
+      return tb.matmul(lhs, rhs);
+    }
+  }
   Value lhs = centered(tb, a, az);
   Value rhs = centered(tb, b, bz);
   return tb.matmul(lhs, rhs);
@@ -231,7 +342,8 @@ LogicalResult decomposeMatMulInteger(NodeContext &ctx) {
   Value aZero = ctx.input(2), bZero = ctx.input(3);
   if (!a || !b)
     return failure();
-  ctx.setResult(0, integerMatMul(ctx, a, aZero, b, bZero));
+  Value acc = integerMatMul(ctx, a, aZero, b, bZero);
+  ctx.setResult(0, ctx.tb().cast(acc, ctx.resultType(0).getElementType()));
   return success();
 }
 
@@ -303,9 +415,14 @@ LogicalResult decomposeQLinearMatMul(NodeContext &ctx) {
   return success();
 }
 
-/// conv(x - x_zp, w - w_zp) in int32; w_zp per output channel or scalar.
-Value integerConv(NodeContext &ctx, Value x, Value xZero, Value w,
-                  Value wZero) {
+/// conv(x - x_zp, w - w_zp) (w_zp per output channel or scalar): in
+/// float32 where the weight is a constant small enough that every partial
+/// sum is a whole number below 2^24 (exact in any order, so the float
+/// kernels compute what int32 would, at their speed), else in int32.
+/// `bound` gets the largest |sum| in the float case, infinity otherwise.
+Value integerConv(NodeContext &ctx, Value x, Value xZero, Value w, Value wZero,
+                  double &bound) {
+  bound = INFINITY;
   int64_t rank = TensorBuilder::rankOf(w);
   if (rank < 3) {
     ctx.error() << "needs a weight of rank >= 3";
@@ -318,6 +435,24 @@ Value integerConv(NodeContext &ctx, Value x, Value xZero, Value w,
   if ((xZero && !xz) || (wZero && !wz))
     return {};
   TensorBuilder &tb = ctx.tb();
+  Type f32 = tb.getBuilder().getF32Type();
+  Type xElement = TensorBuilder::elementTypeOf(x);
+  if (isa<IntegerType>(xElement) && xElement.getIntOrFloatBitWidth() <= 16) {
+    // The weight less its zero point folds into a float constant (when both
+    // are constants), whose channel sums bound the convolution's.
+    Value weight = tb.cast(w, f32);
+    if (wz)
+      weight = tb.sub(weight, tb.cast(wz, f32));
+    std::optional<double> sum = largestChannelSum(weight);
+    double largest = sum ? *sum * largestCentered(xElement, xz) : INFINITY;
+    if (largest < kExactInFloat32) {
+      Value input = tb.cast(x, f32);
+      if (xz)
+        input = tb.sub(input, tb.cast(xz, f32));
+      bound = largest;
+      return convolveWithAttrs(ctx, input, weight, /*exactProducts=*/true);
+    }
+  }
   Value input = centered(tb, x, xz);
   Value weight = centered(tb, w, wz);
   return convolveWithAttrs(ctx, input, weight);
@@ -328,7 +463,9 @@ LogicalResult decomposeConvInteger(NodeContext &ctx) {
   Value xZero = ctx.input(2), wZero = ctx.input(3);
   if (!x || !w)
     return failure();
-  ctx.setResult(0, integerConv(ctx, x, xZero, w, wZero));
+  double bound;
+  Value acc = integerConv(ctx, x, xZero, w, wZero, bound);
+  ctx.setResult(0, ctx.tb().cast(acc, ctx.resultType(0).getElementType()));
   return success();
 }
 
@@ -339,7 +476,9 @@ LogicalResult decomposeQLinearConv(NodeContext &ctx) {
   Value bias = ctx.input(8);
   if (!in)
     return failure();
-  Value acc = integerConv(ctx, in->lhs, in->lhsZero, in->rhs, in->rhsZero);
+  double bound;
+  Value acc =
+      integerConv(ctx, in->lhs, in->lhsZero, in->rhs, in->rhsZero, bound);
   if (!acc)
     return failure();
   int64_t rank = TensorBuilder::rankOf(acc);
@@ -349,7 +488,16 @@ LogicalResult decomposeQLinearConv(NodeContext &ctx) {
     if (!b)
       return failure();
     TensorBuilder &tb = ctx.tb();
-    acc = tb.add(acc, tb.cast(b, TensorBuilder::elementTypeOf(acc)));
+    // The bias joins a float sum where the total stays exact, else the
+    // sum goes back to int32 (exactly: it is whole) to take it.
+    Type f32 = tb.getBuilder().getF32Type();
+    Value fb = tb.cast(b, f32);
+    std::optional<double> largestBias = largestMagnitude(fb);
+    bool exact = TensorBuilder::elementTypeOf(acc).isF32() && largestBias &&
+                 bound + *largestBias < kExactInFloat32;
+    if (!exact)
+      acc = tb.cast(acc, TensorBuilder::elementTypeOf(b));
+    acc = tb.add(acc, exact ? fb : b);
   }
   Value xs = alongAxis(ctx, in->lhsScale, 0, 1, 1);
   Value ws = alongAxis(ctx, in->rhsScale, 1, rank, channels);

@@ -126,7 +126,10 @@ void addNNDecompositions(DecompositionTable &table);
 void addShapeDecompositions(DecompositionTable &table);
 /// The convolution of `x` by `w` with the node's Conv attributes (strides,
 /// dilations, pads or auto_pad, group, kernel_shape); null after an error.
-Value convolveWithAttrs(NodeContext &ctx, Value x, Value w);
+/// `exactProducts`: every product and sum is exact (whole numbers), so no
+/// Winograd transform, whose fractions would round.
+Value convolveWithAttrs(NodeContext &ctx, Value x, Value w,
+                        bool exactProducts = false);
 
 void addIndexingDecompositions(DecompositionTable &table);
 void addLossDecompositions(DecompositionTable &table);

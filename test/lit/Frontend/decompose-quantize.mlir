@@ -57,6 +57,33 @@ func.func @zero_point_of_zeros(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<4xf
   return %1 : tensor<4xf32>
 }
 
+// An integer convolution of a constant weight whose channels' |w| sums,
+// times the largest |x - x_zp| (128 for uint8 about 128), stay below 2^24
+// runs in float32: every partial sum is a whole number float32 holds, so
+// the order of the float kernels' additions cannot change it. No Winograd
+// (its fractions would round); the sum is cast to int32 at the end.
+// CHECK-LABEL: func @conv_integer_in_float(
+//       CHECK:   tgc.reduce_axis add %{{.*}} : tensor<{{.*}}xf32> -> tensor<{{.*}}xf32>
+//       CHECK:   tgc.cast %{{.*}} : tensor<1x4x3x3xf32> to tensor<1x4x3x3xsi32>
+func.func @conv_integer_in_float(%x: tensor<1x4x3x3xui8>) -> tensor<1x4x3x3xsi32> {
+  %w = tgc.const dense_resource<w4> : tensor<4x4x1x1xsi8>
+  %z = tgc.const dense<128> : tensor<ui8>
+  %0 = tgc.onnx_node "ConvInteger"(%x, %w, %z) {opset = 10 : i64} : (tensor<1x4x3x3xui8>, tensor<4x4x1x1xsi8>, tensor<ui8>) -> tensor<1x4x3x3xsi32>
+  return %0 : tensor<1x4x3x3xsi32>
+}
+
+// 600 input channels of weight 127 sum to 76200, times 255 (a zero point
+// known only at run time) past 2^24: int32.
+// CHECK-LABEL: func @conv_integer_in_int32(
+//       CHECK:   tgc.reduce_axis add %{{.*}} : tensor<{{.*}}xsi32> -> tensor<{{.*}}xsi32>
+//   CHECK-NOT:   xf32
+//       CHECK:   return
+func.func @conv_integer_in_int32(%x: tensor<1x600x2x2xui8>, %z: tensor<ui8>) -> tensor<1x1x2x2xsi32> {
+  %w = tgc.const dense_resource<w600> : tensor<1x600x1x1xsi8>
+  %0 = tgc.onnx_node "ConvInteger"(%x, %w, %z) {opset = 10 : i64} : (tensor<1x600x2x2xui8>, tensor<1x600x1x1xsi8>, tensor<ui8>) -> tensor<1x1x2x2xsi32>
+  return %0 : tensor<1x1x2x2xsi32>
+}
+
 // CHECK-LABEL: func @matmul_integer(
 // CHECK: %[[A:.*]] = tgc.cast %arg0 : tensor<2x3xui8> to tensor<2x3xsi32>
 // CHECK: %[[AZ:.*]] = tgc.cast %{{.*}} : tensor<ui8> to tensor<si32>
@@ -88,7 +115,9 @@ func.func @dequantize_weight() -> tensor<2x2xf32> {
 {-#
   dialect_resources: {
     builtin: {
-      q8w: "0x0100000001FE0380"
+      q8w: "0x0100000001FE0380",
+      w4: "0x0100000001FE03FC01FE03FC01FE03FC01FE03FC",
+      w600: "0x010000007F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F"
     }
   }
 #-}
