@@ -18,9 +18,13 @@ def TgcSimplify : Pass<"tgc-simplify", "::mlir::ModuleOp"> {
     tensors) and the graph rules of SimplifyPatterns: chains of movement ops
     collapse (permute(permute x) => permute x, expand(expand x) => expand x),
     movement ops of small constants fold, elementwise ops of splat constants
-    fold, and dead ops are removed. Float rules that would change NaN, Inf
-    or -0.0 are not applied. Weights (resource blobs) are never expanded
-    into IR attributes.
+    fold, and dead ops are removed. Float arithmetic on a weight (a cast,
+    sub or mul of an int8 weight dequantized, a scale multiplied in) is
+    computed into a weight of its own, in its form: a resource blob stays a
+    blob, never an IR attribute. cast<F>(cast<I>(x)) => x where x is
+    provably whole numbers in I's range (a quantize followed by its
+    dequantize), and (x + c) - c => x for such whole numbers. Float rules
+    that would change NaN, Inf or -0.0 are not applied.
   }];
 }
 
