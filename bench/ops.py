@@ -125,10 +125,8 @@ def main():
     parser = run.ort_comparison_arguments(__doc__.splitlines()[0], 50)
     parser.add_argument("--cases", default=",".join(CASES))
     args = parser.parse_args()
-    tgc = os.path.join(args.build, "bin", "tgc")
-    node_path, ort_version = run.install_ort(args.build)
-    folder = os.path.join(args.build, "bench", "ops")
-    os.makedirs(folder, exist_ok=True)
+    tgc, node_path, ort_version, folder = run.ort_comparison_setup(
+        args, "ops")
     names = args.cases.split(",")
     unknown = [name for name in names if name not in CASES]
     if unknown:

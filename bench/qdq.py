@@ -163,10 +163,8 @@ def main():
     parser = run.ort_comparison_arguments(__doc__.splitlines()[0], 20)
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args()
-    tgc = os.path.join(args.build, "bin", "tgc")
-    node_path, ort_version = run.install_ort(args.build)
-    folder = os.path.join(args.build, "bench", "qdq")
-    os.makedirs(folder, exist_ok=True)
+    tgc, node_path, ort_version, folder = run.ort_comparison_setup(
+        args, "qdq")
     names = args.models.split(",")
     npy = run.input_file(folder, "input.onnx", zoo.SHAPE)
     paths = {}

@@ -114,6 +114,17 @@ def ort_comparison_arguments(description, iterations):
     return parser
 
 
+def ort_comparison_setup(args, subfolder):
+    """Where the scripts that time tgc against ONNX Runtime alone start:
+    tgc's path, onnxruntime-node's (installed if missing) and its version,
+    and the folder BUILD/bench/SUBFOLDER, made."""
+    tgc = os.path.join(args.build, "bin", "tgc")
+    node_path, ort_version = install_ort(args.build)
+    folder = os.path.join(args.build, "bench", subfolder)
+    os.makedirs(folder, exist_ok=True)
+    return tgc, node_path, ort_version, folder
+
+
 def time_against_ort(tgc, path, input_arg, shape, threads, iterations,
                      node_path):
     """One turn of `tgc bench` and ONNX Runtime (bench/ort_bench.js) on the

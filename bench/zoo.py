@@ -15,7 +15,6 @@ onnxruntime-node the same way).
 """
 
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -55,10 +54,8 @@ def main():
     parser = run.ort_comparison_arguments(__doc__.splitlines()[0], 20)
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args()
-    tgc = os.path.join(args.build, "bin", "tgc")
-    node_path, ort_version = run.install_ort(args.build)
-    folder = os.path.join(args.build, "bench", "zoo")
-    os.makedirs(folder, exist_ok=True)
+    tgc, node_path, ort_version, folder = run.ort_comparison_setup(
+        args, "zoo")
     names = args.models.split(",")
     for name in names:
         path = os.path.join(folder, name + ".onnx")

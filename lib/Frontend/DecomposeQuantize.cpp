@@ -198,11 +198,11 @@ LogicalResult decomposeDynamicQuantizeLinear(NodeContext &ctx) {
   return success();
 }
 
-/// `v` - `zeroPoint` in int32 (`zeroPoint` already shaped to broadcast).
-Value centered(TensorBuilder &tb, Value v, Value zeroPoint) {
-  Type i32 = tb.getBuilder().getIntegerType(32, /*isSigned=*/true);
-  Value wide = tb.cast(v, i32);
-  return zeroPoint ? tb.sub(wide, tb.cast(zeroPoint, i32)) : wide;
+/// `v` - `zeroPoint` in `element` (int32 or float32, which hold it
+/// exactly; `zeroPoint` already shaped to broadcast, or null).
+Value centered(TensorBuilder &tb, Value v, Value zeroPoint, Type element) {
+  Value wide = tb.cast(v, element);
+  return zeroPoint ? tb.sub(wide, tb.cast(zeroPoint, element)) : wide;
 }
 
 /// Largest whole number up to which float32 holds every integer: sums of
@@ -321,19 +321,15 @@ Value integerMatMul(NodeContext &ctx, Value a, Value aZero, Value b,
   if (isa<IntegerType>(aElement) && aElement.getIntOrFloatBitWidth() <= 16) {
     // As integerConv: in float32 where B is a constant whose columns keep
     // every partial sum a whole number below 2^24.
-    Value rhs = tb.cast(b, f32);
-    if (bz)
-      rhs = tb.sub(rhs, tb.cast(bz, f32));
+    Value rhs = centered(tb, b, bz, f32);
     std::optional<double> sum = largestColumnSum(rhs);
-    if (sum && *sum * largestCentered(aElement, az) < kExactInFloat32) {
-      Value lhs = tb.cast(a, f32);
-      if (az)
-        lhs = tb.sub(lhs, tb.cast(az, f32));
-      return tb.matmul(lhs, rhs);
-    }
+    if (sum && *sum * largestCentered(aElement, az) < kExactInFloat32)
+      return tb.matmul(centered(tb, a, az, f32), rhs);
   }
-  Value lhs = centered(tb, a, az);
-  Value rhs = centered(tb, b, bz);
+  // Named in order: the ops are created as the arguments are evaluated.
+  Type i32 = tb.getBuilder().getIntegerType(32, /*isSigned=*/true);
+  Value lhs = centered(tb, a, az, i32);
+  Value rhs = centered(tb, b, bz, i32);
   return tb.matmul(lhs, rhs);
 }
 
@@ -440,21 +436,18 @@ Value integerConv(NodeContext &ctx, Value x, Value xZero, Value w, Value wZero,
   if (isa<IntegerType>(xElement) && xElement.getIntOrFloatBitWidth() <= 16) {
     // The weight less its zero point folds into a float constant (when both
     // are constants), whose channel sums bound the convolution's.
-    Value weight = tb.cast(w, f32);
-    if (wz)
-      weight = tb.sub(weight, tb.cast(wz, f32));
+    Value weight = centered(tb, w, wz, f32);
     std::optional<double> sum = largestChannelSum(weight);
     double largest = sum ? *sum * largestCentered(xElement, xz) : INFINITY;
     if (largest < kExactInFloat32) {
-      Value input = tb.cast(x, f32);
-      if (xz)
-        input = tb.sub(input, tb.cast(xz, f32));
       bound = largest;
-      return convolveWithAttrs(ctx, input, weight, /*exactProducts=*/true);
+      return convolveWithAttrs(ctx, centered(tb, x, xz, f32), weight,
+                               /*exactProducts=*/true);
     }
   }
-  Value input = centered(tb, x, xz);
-  Value weight = centered(tb, w, wz);
+  Type i32 = tb.getBuilder().getIntegerType(32, /*isSigned=*/true);
+  Value input = centered(tb, x, xz, i32);
+  Value weight = centered(tb, w, wz, i32);
   return convolveWithAttrs(ctx, input, weight);
 }
 
