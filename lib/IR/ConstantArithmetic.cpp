@@ -120,7 +120,8 @@ std::optional<double> splatValue(DenseElementsAttr dense) {
   auto i = dyn_cast<IntegerAttr>(value);
   if (!i || i.getType().getIntOrFloatBitWidth() > 32)
     return std::nullopt;
-  return i.getType().isUnsignedInteger()
+  // Booleans are 0 and 1; other integers without a sign read as signed.
+  return i.getType().isUnsignedInteger() || i.getType().isInteger(1)
              ? static_cast<double>(i.getValue().getZExtValue())
              : static_cast<double>(i.getValue().getSExtValue());
 }
@@ -190,9 +191,10 @@ double evaluate(Operation *op, ArrayRef<double> lanes) {
       .Case([&](MulOp) { return lanes[0] * lanes[1]; })
       .Case([&](FdivOp) { return lanes[0] / lanes[1]; })
       .Case([&](MaxOp) {
-        return std::isnan(lanes[0]) || std::isnan(lanes[1])
-                   ? NAN
-                   : std::max(lanes[0], lanes[1]);
+        // As the kernels compute it: NaN from either side, and b when the
+        // two are equal (max(-0.0, +0.0) is +0.0).
+        double a = lanes[0], b = lanes[1];
+        return a != a || a > b ? a : b;
       });
 }
 

@@ -371,8 +371,10 @@ OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
     return getLhs();
   return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     {[](double a, double b) {
+                       // As the kernels: b when the two are equal.
                        return std::isnan(a) || std::isnan(b) ? NAN
-                                                             : std::max(a, b);
+                              : a > b                        ? a
+                                                             : b;
                      },
                      [](const APInt &a, const APInt &b, bool isUnsigned) {
                        return std::optional<APInt>(

@@ -53,7 +53,7 @@ SmallVector<double> constantValues(Value value) {
     auto i = dyn_cast<IntegerAttr>(a);
     if (!i || i.getType().getIntOrFloatBitWidth() > 32)
       return false;
-    values.push_back(i.getType().isUnsignedInteger()
+    values.push_back(i.getType().isUnsignedInteger() || i.getType().isInteger(1)
                          ? static_cast<double>(i.getValue().getZExtValue())
                          : static_cast<double>(i.getValue().getSExtValue()));
     return true;
