@@ -19,16 +19,21 @@
 #include "IR/ConstantData.h"
 #include "IR/TgcOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 namespace mlir::tgc {
 namespace {
 
 using ElementReader = double (*)(const char *);
+
+/// Largest folded weight kept as an IR attribute (the op folders' limit).
+constexpr int64_t kMaxAttributeElements = 4096;
 
 template <typename T> double readAs(const char *p) {
   T value;
@@ -258,6 +263,18 @@ ElementsAttr foldWeightArithmetic(Operation *op) {
       index[d] = 0;
     }
   }
+  // A weight of more than a few thousand elements is a resource blob, as
+  // the importer makes float weights, even when it comes from an attribute
+  // (ONNX int8 initializers are imported as attributes): the reshape
+  // folder would otherwise fold a convolution's view of it into the
+  // attribute, and the kernel would read a weight shaped like its loops
+  // rather than the [K, C, kh, kw] that PACK lays out.
+  if (!isa<DenseResourceElementsAttr>(whole->constant.getValue()) &&
+      count > kMaxAttributeElements)
+    return DenseResourceElementsAttr::get(
+        resultType, "folded",
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(
+            bytes, alignof(std::max_align_t), /*dataIsMutable=*/false));
   return makeConstantLike(whole->constant, resultType, bytes, "_folded");
 }
 

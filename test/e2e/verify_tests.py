@@ -612,6 +612,17 @@ def qdq(env):
         source = f.read()
     for cast in ("(uint8_t)", "(int8_t)", "int8_t *"):
         check(cast not in source, "net.c still has %s" % cast)
+    # The direct convolution packs the dequantized weight as it packs a
+    # float one.
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("direct"), "--winograd", "never", "--cpu",
+                "skylake-avx512")
+    with open(env.path("direct", "net.json")) as f:
+        opts = {k["name"]: " ".join(k.get("opts", []))
+                for k in json.load(f)["kernels"]}
+    conv = [n for n in opts if n.startswith("r_")]
+    check(len(conv) == 1 and "PACK" in opts[conv[0]],
+          "direct convolution opts: %s" % opts)
     env.check_no_scratch_left()
 
 

@@ -136,3 +136,35 @@ TEST_CASE("weight arithmetic folds to the kernels' bits", "[weights]") {
   CHECK(foldReturned(*module, "int64").empty());
   CHECK(foldReturned(*module, "broadcast_only").empty());
 }
+
+TEST_CASE("a big weight folded from an attribute is a blob", "[weights]") {
+  // ONNX int8 initializers are imported as attributes; their float weight
+  // becomes a resource blob past 4096 elements (a reshape of an attribute
+  // folds into it, and the kernel would not read the weight's own layout).
+  MLIRContext context;
+  context.loadDialect<func::FuncDialect, TgcDialect>();
+  OpBuilder builder(&context);
+  Location loc = builder.getUnknownLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  for (int64_t count : {4096, 4097}) {
+    std::vector<int8_t> values(count);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] = static_cast<int8_t>(i % 251 - 125);
+    auto i8 = RankedTensorType::get(
+        {count}, IntegerType::get(&context, 8, IntegerType::Signed));
+    auto weight = builder.create<ConstOp>(
+        loc, DenseElementsAttr::get(i8, ArrayRef<int8_t>(values)));
+    auto toFloat =
+        builder.create<CastOp>(loc, i8.clone(builder.getF32Type()), weight);
+    ElementsAttr folded = foldWeightArithmetic(toFloat);
+    REQUIRE(folded);
+    CHECK(isa<DenseResourceElementsAttr>(folded) == (count > 4096));
+    auto constant = builder.create<ConstOp>(loc, cast<TypedAttr>(folded));
+    ArrayRef<char> bytes = getConstantBytes(constant);
+    REQUIRE(bytes.size() == static_cast<size_t>(count) * 4);
+    float last;
+    std::memcpy(&last, bytes.data() + (count - 1) * 4, 4);
+    CHECK(last == static_cast<float>(values.back()));
+  }
+}
