@@ -165,13 +165,13 @@ def write_case(env, name, nodes, inits, x, outputs):
                             [(o, ref.astype(np.float32)) for o, ref in outputs])
 
 
-def avx512_opts(env, case, layout):
+def avx512_opts(env, case, layout, *flags):
     """Compiles CASE's model for an AVX-512 CPU into env's "package" folder
-    with the given --conv-layout; returns each kernel's actions, by name,
-    as one string."""
+    with the given --conv-layout (and `flags`); returns each kernel's
+    actions, by name, as one string."""
     env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
                 env.path("package"), "--cpu", "skylake-avx512",
-                "--conv-layout", layout)
+                "--conv-layout", layout, *flags)
     with open(env.path("package", "net.json")) as f:
         return {k["name"]: " ".join(k.get("opts", []))
                 for k in json.load(f)["kernels"]}
@@ -614,12 +614,7 @@ def qdq(env):
         check(cast not in source, "net.c still has %s" % cast)
     # The direct convolution packs the dequantized weight as it packs a
     # float one.
-    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
-                env.path("direct"), "--winograd", "never", "--cpu",
-                "skylake-avx512")
-    with open(env.path("direct", "net.json")) as f:
-        opts = {k["name"]: " ".join(k.get("opts", []))
-                for k in json.load(f)["kernels"]}
+    opts = avx512_opts(env, case, "nchw", "--winograd", "never")
     conv = [n for n in opts if n.startswith("r_")]
     check(len(conv) == 1 and "PACK" in opts[conv[0]],
           "direct convolution opts: %s" % opts)
