@@ -41,15 +41,6 @@ Value alongAxis(NodeContext &ctx, Value param, int64_t axis, int64_t rank,
   return ctx.tb().reshape(param, shape);
 }
 
-/// The saturating range of an integer type.
-std::pair<double, double> rangeOf(Type element) {
-  auto integer = cast<IntegerType>(element);
-  unsigned width = integer.getWidth();
-  if (integer.isUnsigned())
-    return {0, std::ldexp(1.0, width) - 1};
-  return {-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1};
-}
-
 /// saturate(round(value) + zeroPoint) in `element`; `value` is f32.
 /// Clamped first, to [lo - zeroPoint, hi - zeroPoint] (whole numbers, so
 /// clamping and rounding commute), the value rounded is small for 8- and
@@ -58,7 +49,7 @@ std::pair<double, double> rangeOf(Type element) {
 /// `value` (a convolution's epilogue).
 Value requantize(TensorBuilder &tb, Value value, Value zeroPoint,
                  Type element) {
-  auto [lo, hi] = rangeOf(element);
+  auto [lo, hi] = integerRange(cast<IntegerType>(element));
   Type f = TensorBuilder::elementTypeOf(value);
   Value zero = zeroPoint ? tb.cast(zeroPoint, f) : Value();
   if (element.getIntOrFloatBitWidth() > 16) {
@@ -212,7 +203,7 @@ constexpr double kExactInFloat32 = 16777216.0; // 2^24
 /// The largest |v - zeroPoint| for v of `element` (an integer type): from
 /// the zero point's values when it is a constant, else the type's span.
 double largestCentered(Type element, Value zeroPoint) {
-  auto [lo, hi] = rangeOf(element);
+  auto [lo, hi] = integerRange(cast<IntegerType>(element));
   if (!zeroPoint)
     return std::max(std::abs(lo), std::abs(hi));
   while (auto reshape = zeroPoint.getDefiningOp<ReshapeOp>())

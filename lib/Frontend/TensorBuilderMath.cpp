@@ -192,9 +192,8 @@ Value TensorBuilder::roundSmall(Value x) {
   // x + 1.5 * 2^(p-1), p the precision, lies in [2^(p-1), 2^p) for
   // |x| <= 2^(p-2): there the floats are the whole numbers, so the addition
   // rounds x half to even, and taking the constant off again is exact.
-  int precision = llvm::APFloat::semanticsPrecision(
-      llvm::cast<FloatType>(elementTypeOf(x)).getFloatSemantics());
-  Value magic = splatLike(x, 1.5 * std::ldexp(1.0, precision - 1));
+  Value magic =
+      splatLike(x, roundingMagic(llvm::cast<FloatType>(elementTypeOf(x))));
   return sub(add(x, magic), magic);
 }
 

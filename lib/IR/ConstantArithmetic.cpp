@@ -19,21 +19,16 @@
 #include "IR/ConstantData.h"
 #include "IR/TgcOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>
-#include <cstddef>
 #include <cstring>
 
 namespace mlir::tgc {
 namespace {
 
 using ElementReader = double (*)(const char *);
-
-/// Largest folded weight kept as an IR attribute (the op folders' limit).
-constexpr int64_t kMaxAttributeElements = 4096;
 
 template <typename T> double readAs(const char *p) {
   T value;
@@ -117,20 +112,6 @@ struct OperandReader {
   }
 };
 
-/// The splat's value as a double; nullopt for 64-bit integers.
-std::optional<double> splatValue(DenseElementsAttr dense) {
-  Attribute value = dense.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(value))
-    return f.getValueAsDouble();
-  auto i = dyn_cast<IntegerAttr>(value);
-  if (!i || i.getType().getIntOrFloatBitWidth() > 32)
-    return std::nullopt;
-  // Booleans are 0 and 1; other integers without a sign read as signed.
-  return i.getType().isUnsignedInteger() || i.getType().isInteger(1)
-             ? static_cast<double>(i.getValue().getZExtValue())
-             : static_cast<double>(i.getValue().getSExtValue());
-}
-
 std::optional<OperandReader> readerOf(Value operand,
                                       RankedTensorType resultType) {
   OperandReader reader;
@@ -161,7 +142,8 @@ std::optional<OperandReader> readerOf(Value operand,
   Type element = getElementTypeOrSelf(constant.getType());
   auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
   if (dense && dense.isSplat()) {
-    std::optional<double> value = splatValue(dense);
+    std::optional<double> value =
+        elementAsDouble(dense.getSplatValue<Attribute>());
     if (!value)
       return std::nullopt;
     reader.splat = reader.roundsToF32 ? static_cast<float>(*value) : *value;
@@ -270,11 +252,8 @@ ElementsAttr foldWeightArithmetic(Operation *op) {
   // attribute, and the kernel would read a weight shaped like its loops
   // rather than the [K, C, kh, kw] that PACK lays out.
   if (!isa<DenseResourceElementsAttr>(whole->constant.getValue()) &&
-      count > kMaxAttributeElements)
-    return DenseResourceElementsAttr::get(
-        resultType, "folded",
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(
-            bytes, alignof(std::max_align_t), /*dataIsMutable=*/false));
+      count > kMaxFoldedElements)
+    return makeBlobConstant(resultType, "folded", bytes);
   return makeConstantLike(whole->constant, resultType, bytes, "_folded");
 }
 

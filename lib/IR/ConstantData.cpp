@@ -25,6 +25,25 @@ ArrayRef<char> mlir::tgc::getConstantBytes(ConstOp constant) {
   return dense.getRawData();
 }
 
+std::optional<double> mlir::tgc::elementAsDouble(Attribute element) {
+  if (auto f = dyn_cast<FloatAttr>(element))
+    return f.getValueAsDouble();
+  auto i = dyn_cast<IntegerAttr>(element);
+  if (!i || i.getType().getIntOrFloatBitWidth() > 32)
+    return std::nullopt;
+  return i.getType().isUnsignedInteger() || i.getType().isInteger(1)
+             ? static_cast<double>(i.getValue().getZExtValue())
+             : static_cast<double>(i.getValue().getSExtValue());
+}
+
+ElementsAttr mlir::tgc::makeBlobConstant(RankedTensorType type, StringRef name,
+                                         ArrayRef<char> bytes) {
+  return DenseResourceElementsAttr::get(
+      type, name,
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(
+          bytes, alignof(std::max_align_t), /*dataIsMutable=*/false));
+}
+
 ElementsAttr mlir::tgc::makeConstantLike(ConstOp original,
                                          RankedTensorType type,
                                          ArrayRef<char> bytes,
@@ -35,10 +54,7 @@ ElementsAttr mlir::tgc::makeConstantLike(ConstOp original,
     // blob manager numbers the names that repeat).
     StringRef key = resource.getRawHandle().getKey();
     key = key.take_front(key.find(suffix));
-    return DenseResourceElementsAttr::get(
-        type, (key + suffix).str(),
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(
-            bytes, alignof(std::max_align_t), /*dataIsMutable=*/false));
+    return makeBlobConstant(type, (key + suffix).str(), bytes);
   }
   return DenseElementsAttr::getFromRawBuffer(type, bytes);
 }

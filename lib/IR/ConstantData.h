@@ -10,6 +10,7 @@
 #define TGC_IR_CONSTANTDATA_H
 
 #include "IR/TgcOps.h"
+#include <optional>
 
 namespace mlir::tgc {
 
@@ -17,6 +18,15 @@ namespace mlir::tgc {
 /// array where they are not stored so: a splat, booleans (bits in the
 /// attribute), a resource whose blob is missing.
 ArrayRef<char> getConstantBytes(ConstOp constant);
+
+/// A float or integer element (of at most 32 bits) as a double, exactly:
+/// booleans are 0 and 1, integers without a sign read as signed. nullopt
+/// for wider integers, which a double does not hold.
+std::optional<double> elementAsDouble(Attribute element);
+
+/// A resource blob `name` (numbered if taken) of `type` holding `bytes`.
+ElementsAttr makeBlobConstant(RankedTensorType type, StringRef name,
+                              ArrayRef<char> bytes);
 
 /// The value of a constant of `type` holding `bytes`, in the form of
 /// `original`'s: a resource blob named after it plus `suffix` (one

@@ -20,9 +20,6 @@
 using namespace mlir;
 using namespace mlir::tgc;
 
-/// Largest non-splat tensor that constant folding materializes.
-static constexpr int64_t kMaxFoldedElements = 4096;
-
 namespace {
 using ScalarFn = llvm::function_ref<Attribute(ArrayRef<Attribute>, Type)>;
 } // namespace

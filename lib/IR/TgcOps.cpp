@@ -10,6 +10,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallSet.h"
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -51,6 +52,17 @@ bool mlir::tgc::isGraphElementwise(Operation *op) {
              TruncOp, AddOp, MulOp, ShlOp, ShrOp, IdivOp, MaxOp, ModOp,
              CmpltOp, CmpneOp, CmpeqOp, XorOp, OrOp, AndOp, SubOp, FdivOp,
              PowOp, WhereOp, MulaccOp>(op);
+}
+
+std::pair<double, double> mlir::tgc::integerRange(IntegerType type) {
+  unsigned width = type.getWidth();
+  if (type.isUnsigned() || width == 1)
+    return {0, std::ldexp(1.0, width) - 1};
+  return {-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1};
+}
+
+double mlir::tgc::roundingMagic(FloatType type) {
+  return 1.5 * std::ldexp(1.0, type.getFPMantissaWidth() - 1);
 }
 
 bool mlir::tgc::isGraphMovement(Operation *op) {

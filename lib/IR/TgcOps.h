@@ -44,6 +44,18 @@ bool isGraphElementwise(Operation *op);
 /// shrink, flip).
 bool isGraphMovement(Operation *op);
 
+/// Largest non-splat constant the folds write or read as one attribute per
+/// element; past it a weight is only ever handled as bytes.
+constexpr int64_t kMaxFoldedElements = 4096;
+
+/// The smallest and largest values of an integer type (i1 as unsigned).
+std::pair<double, double> integerRange(IntegerType type);
+
+/// 1.5 * 2^(p-1) for a float type of precision p: (x + c) - c rounds x half
+/// to even for |x| <= 2^(p-2) (TensorBuilder::roundSmall, which
+/// tgc-simplify recognizes as whole numbers by this constant).
+double roundingMagic(FloatType type);
+
 } // namespace mlir::tgc
 
 #endif // TGC_IR_TGCOPS_H

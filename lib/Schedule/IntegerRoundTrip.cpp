@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IR/ConstantData.h"
 #include "IR/TgcOps.h"
 #include "Schedule/SimplifyPatterns.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -33,30 +34,21 @@ struct Interval {
   double lo = -INFINITY, hi = INFINITY;
 };
 
-/// Largest constant whose values are read one by one.
-constexpr int64_t kMaxReadElements = 4096;
-
 /// The values of a splat or small dense constant, as doubles; empty for
 /// anything else.
 SmallVector<double> constantValues(Value value) {
   auto constant = value.getDefiningOp<ConstOp>();
   auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
                         : DenseElementsAttr();
-  if (!dense || (!dense.isSplat() && dense.getNumElements() > kMaxReadElements))
+  if (!dense ||
+      (!dense.isSplat() && dense.getNumElements() > kMaxFoldedElements))
     return {};
   SmallVector<double> values;
-  auto read = [&](Attribute a) -> bool {
-    if (auto f = dyn_cast<FloatAttr>(a)) {
-      values.push_back(f.getValueAsDouble());
-      return true;
-    }
-    auto i = dyn_cast<IntegerAttr>(a);
-    if (!i || i.getType().getIntOrFloatBitWidth() > 32)
-      return false;
-    values.push_back(i.getType().isUnsignedInteger() || i.getType().isInteger(1)
-                         ? static_cast<double>(i.getValue().getZExtValue())
-                         : static_cast<double>(i.getValue().getSExtValue()));
-    return true;
+  auto read = [&](Attribute a) {
+    std::optional<double> value = elementAsDouble(a);
+    if (value)
+      values.push_back(*value);
+    return value.has_value();
   };
   if (dense.isSplat())
     return read(dense.getSplatValue<Attribute>()) ? values
@@ -68,10 +60,8 @@ SmallVector<double> constantValues(Value value) {
 }
 
 Interval rangeOfInteger(IntegerType type) {
-  unsigned width = type.getWidth();
-  if (type.isUnsigned())
-    return {0, std::ldexp(1.0, width) - 1};
-  return {-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1};
+  auto [lo, hi] = integerRange(type);
+  return {lo, hi};
 }
 
 /// The splat value of a constant, or nullopt.
@@ -83,15 +73,14 @@ std::optional<double> splatOf(Value value) {
   return values.front();
 }
 
-/// y if `sub` is roundSmall(y), (y + c) - c with c = 1.5 * 2^(p-1) for the
-/// float type's precision p; null otherwise.
+/// y if `sub` is roundSmall(y), (y + c) - c with c the float type's
+/// roundingMagic; null otherwise.
 Value roundedSmall(SubOp sub) {
   auto add = sub.getLhs().getDefiningOp<AddOp>();
   auto type = dyn_cast<FloatType>(getElementTypeOrSelf(sub.getType()));
   if (!add || !type)
     return {};
-  int precision = llvm::APFloat::semanticsPrecision(type.getFloatSemantics());
-  double magic = 1.5 * std::ldexp(1.0, precision - 1);
+  double magic = roundingMagic(type);
   if (splatOf(sub.getRhs()) != magic || splatOf(add.getRhs()) != magic)
     return {};
   return add.getLhs();
@@ -100,9 +89,7 @@ Value roundedSmall(SubOp sub) {
 /// The largest magnitude roundSmall rounds exactly in `type`: 2^(p-2).
 double roundSmallLimit(Type type) {
   auto floatType = cast<FloatType>(getElementTypeOrSelf(type));
-  return std::ldexp(
-      1.0,
-      llvm::APFloat::semanticsPrecision(floatType.getFloatSemantics()) - 2);
+  return std::ldexp(1.0, floatType.getFPMantissaWidth() - 2);
 }
 
 /// What the producers of a float value say about it. Each question visits
@@ -257,8 +244,7 @@ struct FoldWholeAddSub : OpRewritePattern<SubOp> {
     FloatFacts facts;
     Interval cRange = facts.rangeOf(add.getRhs());
     Interval xRange = facts.rangeOf(x);
-    double largest = std::ldexp(
-        1.0, llvm::APFloat::semanticsPrecision(type.getFloatSemantics()));
+    double largest = std::ldexp(1.0, type.getFPMantissaWidth());
     double bound = std::max(std::abs(xRange.lo), std::abs(xRange.hi)) +
                    std::max(std::abs(cRange.lo), std::abs(cRange.hi));
     if (!(bound <= largest) || !facts.isIntegral(x) ||

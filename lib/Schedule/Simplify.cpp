@@ -23,8 +23,6 @@ namespace mlir::tgc {
 
 namespace {
 
-/// Largest constant tensor a movement or reduce op is folded into.
-constexpr int64_t kMaxFoldedElements = 4096;
 /// Largest constant a broadcast of a smaller constant may fold into.
 constexpr int64_t kMaxBroadcastElements = 64;
 
