@@ -248,6 +248,11 @@ static const char kVectorPrelude[] = R"C(#ifndef TGC_VECTOR_EXTENSIONS
 #include <immintrin.h>
 #define TGC_MASKED_AVX 1
 #endif
+#if TGC_VECTOR_EXTENSIONS && defined(__SSE2__) && \
+    (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define TGC_SSE 1
+#endif
 /* clang warns about unused static inline functions in a .c file. */
 #if defined(__GNUC__)
 #define TGC_VECTOR_FN static inline __attribute__((unused))
@@ -292,15 +297,23 @@ typedef @M@ @T@_m __attribute__((vector_size(@B@)));
 #define @T@_div(a, b) ((a) / (b))
 #define @T@_neg(a) (-(a))
 #define @T@_fma(a, b, c) ((a) * (b) + (c))
-/* NaN from either side, as tgc.max: a where a is NaN or greater, else b.
-   Macros, not functions: a vector argument of a function compiled without
+/* Macros, not functions: a vector argument of a function compiled without
    the ISA of its width changes the ABI, which GCC warns about. The
    arguments are always names or constants, so evaluating them twice is
    free. */
 #define @T@_select(m, a, b) \
   ((@T@)(((@T@_m)(a) & (m)) | ((@T@_m)(b) & ~(m))))
-#define @T@_max(a, b) \
-  @T@_select((@T@_m)(((a) != (a)) | ((a) > (b))), a, b)
+/* max_num(c, x) is c > x ? c : x, x where either is NaN: x86's maxps, one
+   instruction (defined so below), and tgc.max(c, x) for a c that is no
+   NaN. tgc.max(a, b) is then max_num(a, b) but where a is NaN. For a
+   constant c that is no NaN, max_by_num(x, c) is c >= x ? c : x, which is
+   tgc.max(x, c) where x is NaN or the other zero too; the emitter writes
+   max_num(c, x) for a c that is not a zero, where it is the same. */
+@MAXNUM@#ifndef @T@_max_num
+#define @T@_max_num(c, x) @T@_select((@T@_m)((c) > (x)), c, x)
+#endif
+#define @T@_max(a, b) @T@_select((@T@_m)((a) != (a)), a, @T@_max_num(a, b))
+#define @T@_max_by_num(x, c) @T@_select((@T@_m)((c) >= (x)), c, x)
 /* The first n lanes from p, the rest from alt; only those n are read (a
    row at the very end of a buffer is safe), and only n are written. */
 @PART@#ifndef @T@_load_part
@@ -345,6 +358,8 @@ TGC_LANEWISE(sub, a.v[i] - b.v[i])
 TGC_LANEWISE(mul, a.v[i] * b.v[i])
 TGC_LANEWISE(div, a.v[i] / b.v[i])
 TGC_LANEWISE(max, (a.v[i] != a.v[i] || a.v[i] > b.v[i]) ? a.v[i] : b.v[i])
+TGC_LANEWISE(max_num, a.v[i] > b.v[i] ? a.v[i] : b.v[i])
+TGC_LANEWISE(max_by_num, b.v[i] >= a.v[i] ? b.v[i] : a.v[i])
 #undef TGC_LANEWISE
 TGC_VECTOR_FN @T@ @T@_neg(@T@ a) {
   int i;
@@ -426,6 +441,15 @@ static const char kVectorAvxPart[] =
 #endif
 )C";
 
+// x86's maxps for max_num: c > x ? c : x, the second operand (x) where
+// either is NaN, so exactly tgc.max(c, x) for a c that is a number. @W@
+// the intrinsics' width prefix, @S@ their element suffix, @R@ their vector
+// type, @G@ the macro that says the ISA has them.
+static const char kVectorMaxNumber[] = R"C(#if defined(@G@)
+#define @T@_max_num(c, x) ((@T@)@W@_max_@S@((@R@)(c), (@R@)(x)))
+#endif
+)C";
+
 static std::string instantiate(StringRef text,
                                ArrayRef<std::pair<StringRef, std::string>> subs) {
   std::string result;
@@ -497,6 +521,20 @@ void CHelperSet::print(llvm::raw_ostream &os) const {
       part += instantiate(kVectorAvxPart, masked);
     }
     subs.push_back({"@PART@", part});
+    std::string maxNumber;
+    if (bytes == 64 || bytes == 32 || bytes == 16) {
+      StringRef width = bytes == 64 ? "512" : bytes == 32 ? "256" : "128";
+      SmallVector<std::pair<StringRef, std::string>> maxSubs = {
+          {"@T@", name},
+          {"@G@", bytes == 64   ? "TGC_MASKED_AVX512"
+                  : bytes == 32 ? "TGC_MASKED_AVX"
+                                : "TGC_SSE"},
+          {"@W@", bytes == 16 ? "_mm" : "_mm" + width.str()},
+          {"@S@", bits == 32 ? "ps" : "pd"},
+          {"@R@", "__m" + width.str() + (bits == 32 ? "" : "d")}};
+      maxNumber = instantiate(kVectorMaxNumber, maxSubs);
+    }
+    subs.push_back({"@MAXNUM@", maxNumber});
     // Only where exp2 is used: the portable spelling calls tgc_exp2f.
     bool exp2 = bits == 32 && needed.test(static_cast<size_t>(CHelper::Exp2f));
     subs.push_back(

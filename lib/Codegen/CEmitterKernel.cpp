@@ -88,7 +88,9 @@ private:
   /// vector result is one local: `<type>_<vectorOp>(operands)` if
   /// `vectorOp` is given, else made from the lanes.
   LogicalResult renderAlu(Operation *op, StringRef prefix, LaneFn laneExpr,
-                          bool exact = false, StringRef vectorOp = "");
+                          bool exact = false, StringRef vectorOp = "",
+                          bool swapOperands = false);
+  LogicalResult renderMax(MaxOp op);
   LogicalResult renderVectorize(VectorizeOp op);
 
   // Native vectors.
@@ -488,13 +490,16 @@ std::string KernelRenderer::laneGate(Operation *access, const Address &address,
 
 LogicalResult KernelRenderer::renderAlu(Operation *op, StringRef prefix,
                                         LaneFn laneExpr, bool exact,
-                                        StringRef vectorOp) {
+                                        StringRef vectorOp, bool swapOperands) {
   Value result = op->getResult(0);
   Type element = getElementTypeOrSelf(result.getType());
   FailureOr<std::string> cType = valueType(op, element);
   if (failed(cType))
     return failure();
-  for (Value operand : op->getOperands())
+  SmallVector<Value, 3> operands(op->getOperands());
+  if (swapOperands)
+    std::swap(operands[0], operands[1]);
+  for (Value operand : operands)
     if (lanes[operand].empty())
       return op->emitOpError("reads a value the renderer has not seen");
   unsigned count = getLaneCount(result.getType());
@@ -504,19 +509,18 @@ LogicalResult KernelRenderer::renderAlu(Operation *op, StringRef prefix,
   if (std::string vector = nativeType(result.getType()); !vector.empty()) {
     helpers.requireVector(element, count);
     bool whole = !vectorOp.empty() &&
-                 llvm::all_of(op->getOperands(),
-                              [&](Value v) { return isNative(v); });
+                 llvm::all_of(operands, [&](Value v) { return isNative(v); });
     std::string expr;
     if (whole) {
       SmallVector<std::string, 3> args;
-      for (Value operand : op->getOperands())
+      for (Value operand : operands)
         args.push_back(lanes[operand].front());
       expr = vector + "_" + vectorOp.str() + "(" + llvm::join(args, ", ") + ")";
     } else {
       SmallVector<std::string> laneExprs;
       for (unsigned lane = 0; lane < count; ++lane) {
         SmallVector<std::string, 3> args;
-        for (Value operand : op->getOperands())
+        for (Value operand : operands)
           args.push_back(laneOf(operand, lane));
         laneExprs.push_back(laneExpr(args));
       }
@@ -532,7 +536,7 @@ LogicalResult KernelRenderer::renderAlu(Operation *op, StringRef prefix,
     if (!isLive(result, lane))
       continue;
     SmallVector<std::string, 3> args;
-    for (Value operand : op->getOperands())
+    for (Value operand : operands)
       args.push_back(laneOf(operand, lane));
     std::string expr = laneExpr(args);
     if (!exact && element.isF16()) {
@@ -548,6 +552,68 @@ LogicalResult KernelRenderer::renderAlu(Operation *op, StringRef prefix,
     resultLanes[lane] = laneName;
   }
   return success();
+}
+
+/// Whether `value` is a float constant with no NaN lane, and with
+/// `nonzero` no zero lane of either sign; a vector of such constants is.
+static bool isNumberConstant(Value value, bool nonzero) {
+  if (auto vector = value.getDefiningOp<VectorizeOp>())
+    return llvm::all_of(vector.getOperands(), [&](Value lane) {
+      return isNumberConstant(lane, nonzero);
+    });
+  auto constant = value.getDefiningOp<ConstOp>();
+  if (!constant)
+    return false;
+  auto isNumber = [&](const APFloat &x) {
+    return !x.isNaN() && !(nonzero && x.isZero());
+  };
+  if (auto scalar = dyn_cast<FloatAttr>(constant.getValue()))
+    return isNumber(scalar.getValue());
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue()))
+    return llvm::all_of(dense.getValues<APFloat>(), isNumber);
+  return false;
+}
+
+LogicalResult KernelRenderer::renderMax(MaxOp op) {
+  Type element = getElementTypeOrSelf(op.getType());
+  if (!isa<FloatType>(element))
+    return renderAlu(
+        op, "alu",
+        [](ArrayRef<std::string> a) {
+          return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
+        },
+        /*exact=*/true, "max");
+  // tgc.max(a, b) is a where a is NaN or greater, else b. fmaxf returns the
+  // number when one operand is NaN, so in general both tests are written:
+  // `a != a` is true only for a NaN `a`, and a NaN `b` fails `a > b`. A
+  // constant that is a number needs fewer: the clamps of ReLU, Clip and
+  // quantization are a test and a select, or one maxps, instead of two
+  // tests, an or and a select.
+  // (max is Commutative: canonicalization puts a constant on the right.)
+  if (isNumberConstant(op.getRhs(), /*nonzero=*/true))
+    // max(x, c) is c > x ? c : x for a c that is not a zero: the two differ
+    // only where x equals c, which then has c's bits.
+    return renderAlu(
+        op, "alu",
+        [](ArrayRef<std::string> a) {
+          return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
+        },
+        /*exact=*/true, "max_num", /*swapOperands=*/true);
+  if (isNumberConstant(op.getRhs(), /*nonzero=*/false))
+    // A zero c: where x is the other zero, the result is c's.
+    return renderAlu(
+        op, "alu",
+        [](ArrayRef<std::string> a) {
+          return a[1] + " >= " + a[0] + " ? " + a[1] + " : " + a[0];
+        },
+        /*exact=*/true, "max_by_num");
+  return renderAlu(
+      op, "alu",
+      [](ArrayRef<std::string> a) {
+        return "(" + a[0] + " != " + a[0] + " || " + a[0] + " > " + a[1] +
+               ") ? " + a[0] + " : " + a[1];
+      },
+      /*exact=*/true, "max");
 }
 
 LogicalResult KernelRenderer::renderConst(ConstOp op) {
@@ -1005,20 +1071,7 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
           return failure();
         return renderAlu(o, "alu", binary("%"));
       })
-      .Case<MaxOp>([&](MaxOp o) {
-        return renderAlu(
-            o, "alu",
-            [&](ArrayRef<std::string> a) {
-              // fmaxf returns the number when one operand is NaN; tgc.max
-              // returns NaN. `a != a` is true only for a NaN `a`, and a NaN
-              // `b` fails `a > b`, so either NaN comes through.
-              if (isa<FloatType>(element))
-                return "(" + a[0] + " != " + a[0] + " || " + a[0] + " > " +
-                       a[1] + ") ? " + a[0] + " : " + a[1];
-              return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
-            },
-            /*exact=*/true, "max");
-      })
+      .Case<MaxOp>([&](MaxOp o) { return renderMax(o); })
       .Case<PowOp>([&](PowOp o) -> LogicalResult {
         if (failed(requireFloat(o)))
           return failure();

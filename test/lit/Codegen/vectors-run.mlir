@@ -29,7 +29,7 @@
 // SRC: tgc_f32x16 acc0[1];
 // SRC: tgc_f32x16_load(
 // SRC: tgc_f32x16_fma(
-// SRC: tgc_f32x16_max(
+// SRC: tgc_f32x16_max_by_num(
 // SRC: tgc_f32x16_store(
 // SRC: opts: UNROLL(1,8)
 // SRC: tgc_f32x8_max(
