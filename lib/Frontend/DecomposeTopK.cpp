@@ -8,6 +8,10 @@
 // other, one reduce, is n^2: 70 million comparisons for a detector's 8400
 // boxes, billions for a vocabulary; the network was faster from n = 8 on.)
 //
+// Where n is much larger than k, packed keys are first narrowed to the
+// groups of g neighbours whose best key is among the k best groups' bests:
+// one reduce over n, a network over n / g and one over k g (bestGroups).
+//
 // Values of 32 bits or fewer travel packed with their index in one i64
 // whose order is the output order, so a comparator is a max; wider ones
 // travel beside their index and compare on both. Either way ties keep the
@@ -323,6 +327,50 @@ std::pair<Value, Value> decodeKeys(TensorBuilder &tb, Value keys, Type element,
   return {values, tb.cast(indices, indexType)};
 }
 
+/// The keys of the groups of `group` neighbours whose best key is among
+/// the k best groups' bests, as [outer, k * group, inner] (padded with
+/// the worst key), or nullopt where that would not save much. Every one of
+/// the k best keys is in such a group: its group's best is at least as
+/// good, and a group left out has k distinct keys better than its best.
+/// Keys are distinct (they hold their index), so there are no ties. The
+/// group of a best is its index over `group`, and the gather that reads the
+/// chosen groups is the one-hot that CollapseGather makes an indexed load.
+std::optional<Value> bestGroups(TensorBuilder &tb, KeyOrder &order, Value keys,
+                                int64_t outer, int64_t n, int64_t inner,
+                                int64_t k) {
+  // The group size that keeps the two networks' lengths, n / g + k g,
+  // smallest; worth it when they are well below n.
+  int64_t group = 0, best = n;
+  for (int64_t g = 4; g * k < n; g *= 2)
+    if (int64_t cost = llvm::divideCeil(n, g) + k * g; cost < best) {
+      best = cost;
+      group = g;
+    }
+  if (group == 0 || best * 4 > n)
+    return std::nullopt;
+  int64_t groups = llvm::divideCeil(n, group);
+  Value padded =
+      tb.pad(keys, {0, 0, 0}, {0, groups * group - n, 0}, order.worst()[0]);
+  Value grouped = tb.reshape(padded, {outer, groups, group, inner});
+  Value bests = tb.reshape(tb.reduceMax(grouped, {2}, /*keepdim=*/false),
+                           {outer, groups, inner});
+  // Every group holds a real key, so the k best bests are real ones.
+  Value top = BitonicTopK(tb, outer, inner, order).run({bests}, k)[0];
+  Value lowBits = tb.splatLike(top, 0xffffffff);
+  Value position = tb.sub(lowBits, tb.logicalAnd(top, lowBits));
+  Value chosen = tb.shr(position, tb.splatLike(position, llvm::Log2_64(group)));
+  Type si64 = TensorBuilder::elementTypeOf(keys);
+  // A constant arange, not one by digits: CollapseGather recognizes it,
+  // and it leaves the package with the one-hot.
+  Value hit = tb.eq(tb.reshape(chosen, {outer, k, 1, 1, inner}),
+                    tb.reshape(tb.arange(groups, si64), {1, 1, groups, 1, 1}));
+  Value candidates = tb.sum(
+      tb.where(hit, tb.reshape(grouped, {outer, 1, groups, group, inner}),
+               tb.splat(si64, {}, 0)),
+      {2}, /*keepdim=*/false);
+  return tb.reshape(candidates, {outer, k * group, inner});
+}
+
 std::pair<Value, Value> topKByNetwork(TensorBuilder &tb, Value x, int64_t axis,
                                       int64_t k, bool largest, Type indexType) {
   ArrayRef<int64_t> shape = TensorBuilder::shapeOf(x);
@@ -354,6 +402,9 @@ std::pair<Value, Value> topKByNetwork(TensorBuilder &tb, Value x, int64_t axis,
         tb.reshape(tb.contiguous(encodeKeys(tb, xRows, positions, largest)),
                    {outer, rows * 16, inner});
     keys = tb.shrink(keys, {0, 0, 0}, {outer, n, inner});
+    if (std::optional<Value> candidates =
+            bestGroups(tb, order, keys, outer, n, inner, k))
+      keys = *candidates;
     Elements top = BitonicTopK(tb, outer, inner, order).run({keys}, k);
     auto [values, indices] =
         decodeKeys(tb, top[0], element, indexType, largest);

@@ -83,3 +83,32 @@ func.func @topk_i64_smallest(%x: tensor<5x2xsi64>) -> (tensor<3x2xsi64>, tensor<
   %0:2 = tgc.onnx_node "TopK"(%x, %k) {opset = 11 : i64, attrs = {axis = 0 : i64, largest = 0 : i64}} : (tensor<5x2xsi64>, tensor<1xsi64>) -> (tensor<3x2xsi64>, tensor<3x2xsi64>)
   return %0#0, %0#1 : tensor<3x2xsi64>, tensor<3x2xsi64>
 }
+
+// A long axis and a small k: the keys are first narrowed to the groups
+// whose best key is among the k best groups' bests. The 1000 keys of a row
+// in 63 groups of 16 (padded with the worst key), each group's best by a
+// max reduce, a network over the 63 bests (padded to 64), and the groups
+// of the 5 it keeps (index over 16) gathered by a one-hot sum: 80
+// candidates for the last network.
+// CHECK-LABEL: func @topk_groups(
+// CHECK: %[[KEYS:.*]] = tgc.where %{{.*}} : tensor<2x1008x1xi1>, tensor<2x1008x1xsi64>
+// CHECK: %[[GROUPED:.*]] = tgc.reshape %[[KEYS]] : tensor<2x1008x1xsi64> -> tensor<2x63x16x1xsi64>
+// CHECK: tgc.reduce_axis  max %[[GROUPED]] [2] : tensor<2x63x16x1xsi64> -> tensor<2x63x1x1xsi64>
+// CHECK: tgc.pad %{{.*}} low [0, 0, 0] high [0, 1, 0] : tensor<2x63x1xsi64> -> tensor<2x64x1xsi64>
+// CHECK: %[[BESTS:.*]] = tgc.shrink %{{.*}} begin [0, 0, 0] end [2, 5, 1] : tensor<2x8x1xsi64> -> tensor<2x5x1xsi64>
+// CHECK: %[[LOW:.*]] = tgc.and %[[BESTS]], %{{.*}} : tensor<2x5x1xsi64>
+// CHECK: %[[POSITION:.*]] = tgc.sub %{{.*}}, %[[LOW]] : tensor<2x5x1xsi64>
+// CHECK: %[[SIXTEEN:.*]] = tgc.const dense<4> : tensor<2x5x1xsi64>
+// CHECK: %[[CHOSEN:.*]] = tgc.shr %[[POSITION]], %[[SIXTEEN]] : tensor<2x5x1xsi64>
+// CHECK: %[[NUMBERS:.*]] = tgc.const dense<[0, 1, 2, {{.*}}, 62]> : tensor<63xsi64>
+// CHECK: %[[HIT:.*]] = tgc.cmpeq %{{.*}}, %{{.*}} : tensor<2x5x63x1x1xsi64>
+// CHECK: %[[MEMBERS:.*]] = tgc.reshape %[[KEYS]] : tensor<2x1008x1xsi64> -> tensor<2x1x63x16x1xsi64>
+// CHECK: tgc.where %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x5x63x16x1xi1>, tensor<2x5x63x16x1xsi64>
+// CHECK: %[[PICKED:.*]] = tgc.reduce_axis  add %{{.*}} [2] : tensor<2x5x63x16x1xsi64> -> tensor<2x5x1x16x1xsi64>
+// CHECK: tgc.reshape %[[PICKED]] : tensor<2x5x1x16x1xsi64> -> tensor<2x20x2x1x2x1x1xsi64>
+// CHECK: tgc.shrink %{{.*}} begin [0, 0, 0] end [2, 5, 1] : tensor<2x8x1xsi64> -> tensor<2x5x1xsi64>
+func.func @topk_groups(%x: tensor<2x1000xf32>) -> (tensor<2x5xf32>, tensor<2x5xsi64>) {
+  %k = tgc.const dense<5> : tensor<1xsi64>
+  %0:2 = tgc.onnx_node "TopK"(%x, %k) {opset = 11 : i64} : (tensor<2x1000xf32>, tensor<1xsi64>) -> (tensor<2x5xf32>, tensor<2x5xsi64>)
+  return %0#0, %0#1 : tensor<2x5xf32>, tensor<2x5xsi64>
+}
