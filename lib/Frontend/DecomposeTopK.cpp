@@ -327,17 +327,22 @@ std::pair<Value, Value> decodeKeys(TensorBuilder &tb, Value keys, Type element,
   return {values, tb.cast(indices, indexType)};
 }
 
+Value bestKeys(TensorBuilder &tb, KeyOrder &order, Value keys, int64_t outer,
+               int64_t n, int64_t inner, int64_t k, unsigned shift);
+
 /// The keys of the groups of `group` neighbours whose best key is among
 /// the k best groups' bests, as [outer, k * group, inner] (padded with
 /// the worst key), or nullopt where that would not save much. Every one of
 /// the k best keys is in such a group: its group's best is at least as
 /// good, and a group left out has k distinct keys better than its best.
-/// Keys are distinct (they hold their index), so there are no ties. The
-/// group of a best is its index over `group`, and the gather that reads the
-/// chosen groups is the one-hot that CollapseGather makes an indexed load.
+/// Keys are distinct (they hold their index), so there are no ties. A
+/// key's place along `keys` is its index >> `shift` (the bests of groups
+/// of 2^shift keys are in their groups' order), so its group's number is
+/// that over `group`; the gather that reads the chosen groups is the
+/// one-hot that CollapseGather makes an indexed load.
 std::optional<Value> bestGroups(TensorBuilder &tb, KeyOrder &order, Value keys,
                                 int64_t outer, int64_t n, int64_t inner,
-                                int64_t k) {
+                                int64_t k, unsigned shift) {
   // The group size that keeps the two networks' lengths, n / g + k g,
   // smallest; worth it when they are well below n.
   int64_t group = 0, best = n;
@@ -355,10 +360,11 @@ std::optional<Value> bestGroups(TensorBuilder &tb, KeyOrder &order, Value keys,
   Value bests = tb.reshape(tb.reduceMax(grouped, {2}, /*keepdim=*/false),
                            {outer, groups, inner});
   // Every group holds a real key, so the k best bests are real ones.
-  Value top = BitonicTopK(tb, outer, inner, order).run({bests}, k)[0];
+  unsigned groupShift = shift + llvm::Log2_64(group);
+  Value top = bestKeys(tb, order, bests, outer, groups, inner, k, groupShift);
   Value lowBits = tb.splatLike(top, 0xffffffff);
   Value position = tb.sub(lowBits, tb.logicalAnd(top, lowBits));
-  Value chosen = tb.shr(position, tb.splatLike(position, llvm::Log2_64(group)));
+  Value chosen = tb.shr(position, tb.splatLike(position, groupShift));
   Type si64 = TensorBuilder::elementTypeOf(keys);
   // A constant arange, not one by digits: CollapseGather recognizes it,
   // and it leaves the package with the one-hot.
@@ -369,6 +375,18 @@ std::optional<Value> bestGroups(TensorBuilder &tb, KeyOrder &order, Value keys,
                tb.splat(si64, {}, 0)),
       {2}, /*keepdim=*/false);
   return tb.reshape(candidates, {outer, k * group, inner});
+}
+
+/// The k best of `keys` ([outer, n, inner], a key's place its index >>
+/// `shift`), in order: the bitonic network, over the best groups' keys
+/// where there are many more than k (and over the best groups' bests'
+/// groups' .. where there are still).
+Value bestKeys(TensorBuilder &tb, KeyOrder &order, Value keys, int64_t outer,
+               int64_t n, int64_t inner, int64_t k, unsigned shift) {
+  if (std::optional<Value> candidates =
+          bestGroups(tb, order, keys, outer, n, inner, k, shift))
+    keys = *candidates;
+  return BitonicTopK(tb, outer, inner, order).run({keys}, k)[0];
 }
 
 std::pair<Value, Value> topKByNetwork(TensorBuilder &tb, Value x, int64_t axis,
@@ -402,12 +420,8 @@ std::pair<Value, Value> topKByNetwork(TensorBuilder &tb, Value x, int64_t axis,
         tb.reshape(tb.contiguous(encodeKeys(tb, xRows, positions, largest)),
                    {outer, rows * 16, inner});
     keys = tb.shrink(keys, {0, 0, 0}, {outer, n, inner});
-    if (std::optional<Value> candidates =
-            bestGroups(tb, order, keys, outer, n, inner, k))
-      keys = *candidates;
-    Elements top = BitonicTopK(tb, outer, inner, order).run({keys}, k);
-    auto [values, indices] =
-        decodeKeys(tb, top[0], element, indexType, largest);
+    Value top = bestKeys(tb, order, keys, outer, n, inner, k, /*shift=*/0);
+    auto [values, indices] = decodeKeys(tb, top, element, indexType, largest);
     return {tb.reshape(values, resultShape), tb.reshape(indices, resultShape)};
   }
   PairOrder order(tb, largest, element, n);

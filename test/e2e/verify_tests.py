@@ -498,8 +498,9 @@ def topk(env):
     int64 and float64 (values beside indices), k from 1 to n, the axis
     last or in the middle, largest and smallest. Where k is small beside
     n (wide, i32 with k = 3, ties with k = 7, middle), the keys are first
-    narrowed to the best groups: thousands of tied values decide by index
-    across groups, and the last group of the 20001 holds one key."""
+    narrowed to the best groups (for k = 1 of 20001, the best groups'
+    bests too): thousands of tied values decide by index across groups,
+    and the last group of the 20001 holds one key."""
     rng = np.random.default_rng(11)
     ties = rng.integers(-40, 40, size=(3, 3000)).astype(np.float32)
     ties[:, :8] = [0.0, -0.0, np.inf, -np.inf, -0.0, 0.0, np.inf, -np.inf]
