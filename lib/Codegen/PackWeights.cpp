@@ -1,8 +1,11 @@
 //===- PackWeights.cpp - weights laid out for their kernel ----*- C++ -*-===//
 //
-// Only a transpose is done: every dim of the weight is walked by one range
-// of the kernel, so moving dims around changes each access's coefficients
-// and nothing else. A range padded past its dim (PADTO, every access gated
+// Only a transpose is done, of the window the kernel reads: every dim of
+// the weight is walked by one range of the kernel from a start (0 for the
+// whole weight; a GRU step reads one gate's rows of the stacked
+// recurrent weight), or read at its start only, so moving dims around
+// changes each access's coefficients and drops its constant offset, and
+// nothing else. A range padded past its dim (PADTO, every access gated
 // by `range < size`) pads the packed dim with zeros to the range's length,
 // so that a register tile's last vector is a whole vector load.
 //
@@ -77,9 +80,9 @@ bool readsZeroOutside(IndexOp index) {
 
 } // namespace
 
-FailureOr<SmallVector<RangeOp>> mlir::tgc::getWeightDims(KernelOp kernel,
-                                                         unsigned input,
-                                                         std::string *whyNot) {
+FailureOr<SmallVector<RangeOp>>
+mlir::tgc::getWeightDims(KernelOp kernel, unsigned input, std::string *whyNot,
+                         SmallVectorImpl<int64_t> *starts) {
   auto fail = [&](const char *why) -> FailureOr<SmallVector<RangeOp>> {
     if (whyNot)
       *whyNot = why;
@@ -100,42 +103,53 @@ FailureOr<SmallVector<RangeOp>> mlir::tgc::getWeightDims(KernelOp kernel,
     return fail("the weight's bytes cannot be read");
 
   ArrayRef<int64_t> shape = type.getShape();
+  size_t rank = shape.size();
   SmallVector<int64_t> strides = rowMajorStrides(shape);
   SmallVector<RangeOp> dims;
+  SmallVector<int64_t> window;
   for (OpOperand &use : kernel.getBlock().getArgument(input).getUses()) {
     auto index = dyn_cast<IndexOp>(use.getOwner());
     if (!index || use.getOperandNumber() != 0)
       return fail("the weight is read other than through tgc.index");
     LinearSum sum = linearSumOf(index.getIdx());
-    if (sum.constant != 0)
-      return fail("an access has a constant offset");
-    SmallVector<RangeOp> here(shape.size());
+    // The constant offset, digit by digit of the row-major strides: where
+    // the window starts in each dim (a row of a GRU's stacked gates).
+    SmallVector<int64_t> from(rank, 0);
+    int64_t rest = sum.constant;
+    for (size_t d = 0; d < rank && rest >= 0; ++d) {
+      from[d] = rest / strides[d];
+      rest %= strides[d];
+    }
+    if (sum.constant < 0 || (rank > 0 && from[0] >= shape[0]))
+      return fail("an access has an offset outside the weight");
+    SmallVector<RangeOp> here(rank);
     for (auto [atom, coef] : sum.terms) {
       auto range = atom.getDefiningOp<RangeOp>();
       if (!range)
         return fail("an index is not a sum of loop indices");
-      // A range longer than its dim must be gated below the dim's size.
+      // A range longer than its dim must start at 0 and be gated below the
+      // dim's size.
+      int64_t bound = range.getBound();
       bool placed = false;
-      for (size_t d = 0; d < shape.size() && !placed; ++d)
+      for (size_t d = 0; d < rank && !placed; ++d)
         if (strides[d] == coef && !here[d] &&
-            (shape[d] == (int64_t)range.getBound() ||
-             (shape[d] < (int64_t)range.getBound() &&
-              gatedBelow(index, range, shape[d])))) {
+            (from[d] + bound <= shape[d] ||
+             (from[d] == 0 && gatedBelow(index, range, shape[d])))) {
           here[d] = range;
           placed = true;
         }
       if (!placed)
-        return fail("a loop walks no whole dim of the weight");
+        return fail("a loop walks past a dim of the weight");
     }
-    for (size_t d = 0; d < shape.size(); ++d)
-      if (shape[d] > 1 && !here[d])
-        return fail("a dim of the weight is walked by no loop");
-    if (!dims.empty() && here != dims)
+    if (!dims.empty() && (here != dims || from != window))
       return fail("two accesses walk the weight differently");
     dims = std::move(here);
+    window = std::move(from);
   }
   if (dims.empty())
     return fail("nothing reads the weight");
+  if (starts)
+    starts->assign(window.begin(), window.end());
   return dims;
 }
 
@@ -155,19 +169,24 @@ struct PackedDim {
 
 void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
                            int64_t block) {
-  SmallVector<RangeOp> dims = *getWeightDims(kernel, input);
+  SmallVector<int64_t> starts;
+  SmallVector<RangeOp> dims =
+      *getWeightDims(kernel, input, /*whyNot=*/nullptr, &starts);
   auto constant = kernel.getInputs()[input].getDefiningOp<ConstOp>();
   auto type = cast<RankedTensorType>(constant.getType());
   ArrayRef<int64_t> shape = type.getShape();
   size_t rank = shape.size();
-  // Each dim as long as the range walking it: longer where it is padded.
-  SmallVector<int64_t> walkedShape(shape);
+  // Each dim as long as the range walking it (longer where it is padded,
+  // shorter in a window); one element where none does.
+  SmallVector<int64_t> walkedShape(rank, 1);
   SmallVector<std::pair<RangeOp, int64_t>> padded;
-  for (unsigned d = 0; d < rank; ++d)
-    if (dims[d] && (int64_t)dims[d].getBound() > shape[d]) {
-      walkedShape[d] = dims[d].getBound();
+  for (unsigned d = 0; d < rank; ++d) {
+    if (!dims[d])
+      continue;
+    walkedShape[d] = dims[d].getBound();
+    if (walkedShape[d] > shape[d])
       padded.push_back({dims[d], shape[d]});
-    }
+  }
 
   // The new order: dims of size 1, then the dims by where their loops
   // open (the packed dim's blocks where its range opens), then the
@@ -203,8 +222,8 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
   SmallVector<int64_t> oldStrides = rowMajorStrides(shape);
   SmallVector<int64_t> newStrides = rowMajorStrides(newShape);
 
-  // Element n of the new tensor is the old one at the same multi-index,
-  // or zero past the end of a padded dim.
+  // Element n of the new tensor is the old one at the same multi-index
+  // past the window's starts, or zero past the end of a padded dim.
   ArrayRef<char> raw = getConstantBytes(constant);
   int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
   int64_t count = 1;
@@ -213,7 +232,7 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
   std::vector<char> data(count * elementBytes, 0);
   SmallVector<int64_t> at(packed.size(), 0);
   for (int64_t n = 0; n < count; ++n) {
-    SmallVector<int64_t> oldIndex(rank, 0);
+    SmallVector<int64_t> oldIndex(starts);
     for (auto [i, p] : llvm::enumerate(packed))
       oldIndex[p.dim] += at[i] * p.scale;
     int64_t old = 0;

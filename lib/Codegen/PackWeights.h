@@ -17,14 +17,19 @@
 namespace mlir::tgc {
 
 /// For kernel input `input` (an operand index): if it is a constant weight
-/// and every access to it is `sum over dims d of stride_d * range_d`, each
-/// range walking one whole dim (its bound the dim's size, its coefficient
-/// the dim's row-major stride), the range of each dim (null for dims of
-/// size 1). Fails otherwise, with the reason in `whyNot`.
-FailureOr<SmallVector<RangeOp>> getWeightDims(KernelOp kernel, unsigned input,
-                                              std::string *whyNot = nullptr);
+/// and every access to it is `sum over dims d of stride_d * (start_d +
+/// range_d)`, each range walking one dim (its coefficient the dim's
+/// row-major stride) from start_d, within the dim or, from 0, past it where
+/// gated below its size (PADTO), the range of each dim (null for dims no
+/// range walks: size 1, or one element at start_d). All accesses read the
+/// same window; its starts go to `starts` (zeros for the whole weight).
+/// Fails otherwise, with the reason in `whyNot`.
+FailureOr<SmallVector<RangeOp>>
+getWeightDims(KernelOp kernel, unsigned input, std::string *whyNot = nullptr,
+              SmallVectorImpl<int64_t> *starts = nullptr);
 
-/// Replaces weight `input` by a transposed copy in which the dim walked by
+/// Replaces weight `input` by a transposed copy of the window it reads
+/// (getWeightDims) in which the dim walked by
 /// `range` comes last in blocks of `block` elements (dim d of size n
 /// becomes n/block blocks, placed where `range` opens in the loop nest, and
 /// block elements, innermost) and the other dims follow the loop nest
