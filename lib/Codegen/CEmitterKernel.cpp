@@ -86,7 +86,8 @@ private:
   /// with `laneExpr(operand lanes)`. f16/bf16 results are rounded back to
   /// their precision unless `exact` (the op cannot leave it). A native
   /// vector result is one local: `<type>_<vectorOp>(operands)` if
-  /// `vectorOp` is given, else made from the lanes.
+  /// `vectorOp` is given, else made from the lanes. With `swapOperands`
+  /// the two operands are passed the other way round.
   LogicalResult renderAlu(Operation *op, StringRef prefix, LaneFn laneExpr,
                           bool exact = false, StringRef vectorOp = "",
                           bool swapOperands = false);
@@ -575,30 +576,23 @@ static bool isNumberConstant(Value value, bool nonzero) {
 }
 
 LogicalResult KernelRenderer::renderMax(MaxOp op) {
-  Type element = getElementTypeOrSelf(op.getType());
-  if (!isa<FloatType>(element))
-    return renderAlu(
-        op, "alu",
-        [](ArrayRef<std::string> a) {
-          return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
-        },
-        /*exact=*/true, "max");
+  auto greater = [](ArrayRef<std::string> a) {
+    return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
+  };
+  if (!isa<FloatType>(getElementTypeOrSelf(op.getType())))
+    return renderAlu(op, "alu", greater, /*exact=*/true, "max");
   // tgc.max(a, b) is a where a is NaN or greater, else b. fmaxf returns the
   // number when one operand is NaN, so in general both tests are written:
   // `a != a` is true only for a NaN `a`, and a NaN `b` fails `a > b`. A
   // constant that is a number needs fewer: the clamps of ReLU, Clip and
   // quantization are a test and a select, or one maxps, instead of two
-  // tests, an or and a select.
-  // (max is Commutative: canonicalization puts a constant on the right.)
+  // tests, an or and a select. (max is Commutative: canonicalization puts
+  // a constant on the right.)
   if (isNumberConstant(op.getRhs(), /*nonzero=*/true))
     // max(x, c) is c > x ? c : x for a c that is not a zero: the two differ
     // only where x equals c, which then has c's bits.
-    return renderAlu(
-        op, "alu",
-        [](ArrayRef<std::string> a) {
-          return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
-        },
-        /*exact=*/true, "max_num", /*swapOperands=*/true);
+    return renderAlu(op, "alu", greater, /*exact=*/true, "max_num",
+                     /*swapOperands=*/true);
   if (isNumberConstant(op.getRhs(), /*nonzero=*/false))
     // A zero c: where x is the other zero, the result is c's.
     return renderAlu(

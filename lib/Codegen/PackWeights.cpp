@@ -95,6 +95,8 @@ mlir::tgc::getWeightDims(KernelOp kernel, unsigned input, std::string *whyNot,
                        : RankedTensorType();
   if (!type || !type.hasStaticShape())
     return fail("the input is not a constant weight");
+  if (type.getNumElements() == 0)
+    return fail("the weight is empty");
   Type element = type.getElementType();
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
     return fail("the weight's elements are not whole bytes");

@@ -311,11 +311,16 @@ Value encodeKeys(TensorBuilder &tb, Value x, Value positions, bool largest) {
                       tb.sub(lowBits, positions));
 }
 
+/// The index that `encodeKeys` packed into each key (si64).
+Value indexOfKeys(TensorBuilder &tb, Value keys) {
+  Value lowBits = tb.splatLike(keys, 0xffffffff);
+  return tb.sub(lowBits, tb.logicalAnd(keys, lowBits));
+}
+
 /// The values and indices that `encodeKeys` packed.
 std::pair<Value, Value> decodeKeys(TensorBuilder &tb, Value keys, Type element,
                                    Type indexType, bool largest) {
   Type si32 = tb.getBuilder().getIntegerType(32, /*isSigned=*/true);
-  Value lowBits = tb.splatLike(keys, 0xffffffff);
   Value ordered = tb.shr(keys, tb.splatLike(keys, 32));
   if (!largest)
     ordered = tb.logicalXor(ordered, tb.splatLike(ordered, -1));
@@ -323,8 +328,7 @@ std::pair<Value, Value> decodeKeys(TensorBuilder &tb, Value keys, Type element,
       element.isF32()
           ? tb.bitcast(floatBitsOf(tb, tb.cast(ordered, si32)), element)
           : tb.cast(ordered, element);
-  Value indices = tb.sub(lowBits, tb.logicalAnd(keys, lowBits));
-  return {values, tb.cast(indices, indexType)};
+  return {values, tb.cast(indexOfKeys(tb, keys), indexType)};
 }
 
 Value bestKeys(TensorBuilder &tb, KeyOrder &order, Value keys, int64_t outer,
@@ -362,8 +366,7 @@ std::optional<Value> bestGroups(TensorBuilder &tb, KeyOrder &order, Value keys,
   // Every group holds a real key, so the k best bests are real ones.
   unsigned groupShift = shift + llvm::Log2_64(group);
   Value top = bestKeys(tb, order, bests, outer, groups, inner, k, groupShift);
-  Value lowBits = tb.splatLike(top, 0xffffffff);
-  Value position = tb.sub(lowBits, tb.logicalAnd(top, lowBits));
+  Value position = indexOfKeys(tb, top);
   Value chosen = tb.shr(position, tb.splatLike(position, groupShift));
   Type si64 = TensorBuilder::elementTypeOf(keys);
   // A constant arange, not one by digits: CollapseGather recognizes it,
