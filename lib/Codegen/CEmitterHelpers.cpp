@@ -314,6 +314,12 @@ typedef @M@ @T@_m __attribute__((vector_size(@B@)));
 #endif
 #define @T@_max(a, b) @T@_select((@T@_m)((a) != (a)), a, @T@_max_num(a, b))
 #define @T@_max_by_num(x, c) @T@_select((@T@_m)((c) >= (x)), c, x)
+/* min_neg(c, x) is -c < x ? -c : x, x where x is NaN: x86's minps(-c, x),
+   and tgc's spelling of a minimum, -max(-x, c), for a c that is a number
+   and not a zero. */
+#ifndef @T@_min_neg
+#define @T@_min_neg(c, x) @T@_select((@T@_m)(-(c) < (x)), -(c), x)
+#endif
 /* The first n lanes from p, the rest from alt; only those n are read (a
    row at the very end of a buffer is safe), and only n are written. */
 @PART@#ifndef @T@_load_part
@@ -360,6 +366,7 @@ TGC_LANEWISE(div, a.v[i] / b.v[i])
 TGC_LANEWISE(max, (a.v[i] != a.v[i] || a.v[i] > b.v[i]) ? a.v[i] : b.v[i])
 TGC_LANEWISE(max_num, a.v[i] > b.v[i] ? a.v[i] : b.v[i])
 TGC_LANEWISE(max_by_num, b.v[i] >= a.v[i] ? b.v[i] : a.v[i])
+TGC_LANEWISE(min_neg, -a.v[i] < b.v[i] ? -a.v[i] : b.v[i])
 #undef TGC_LANEWISE
 TGC_VECTOR_FN @T@ @T@_neg(@T@ a) {
   int i;
@@ -442,11 +449,13 @@ static const char kVectorAvxPart[] =
 )C";
 
 // x86's maxps for max_num: c > x ? c : x, the second operand (x) where
-// either is NaN, so exactly tgc.max(c, x) for a c that is a number. @W@
+// either is NaN, so exactly tgc.max(c, x) for a c that is a number; its
+// minps for min_neg. @W@
 // the intrinsics' width prefix, @S@ their element suffix, @R@ their vector
 // type, @G@ the macro that says the ISA has them.
 static const char kVectorMaxNumber[] = R"C(#if defined(@G@)
 #define @T@_max_num(c, x) ((@T@)@W@_max_@S@((@R@)(c), (@R@)(x)))
+#define @T@_min_neg(c, x) ((@T@)@W@_min_@S@((@R@)(-(c)), (@R@)(x)))
 #endif
 )C";
 

@@ -86,12 +86,13 @@ private:
   /// with `laneExpr(operand lanes)`. f16/bf16 results are rounded back to
   /// their precision unless `exact` (the op cannot leave it). A native
   /// vector result is one local: `<type>_<vectorOp>(operands)` if
-  /// `vectorOp` is given, else made from the lanes. With `swapOperands`
-  /// the two operands are passed the other way round.
+  /// `vectorOp` is given, else made from the lanes. `operands`, where
+  /// given, are read instead of `op`'s own.
   LogicalResult renderAlu(Operation *op, StringRef prefix, LaneFn laneExpr,
                           bool exact = false, StringRef vectorOp = "",
-                          bool swapOperands = false);
+                          ArrayRef<Value> operands = {});
   LogicalResult renderMax(MaxOp op);
+  LogicalResult renderNeg(NegOp op);
   LogicalResult renderVectorize(VectorizeOp op);
 
   // Native vectors.
@@ -186,6 +187,39 @@ static bool isRegisterAccess(Value pointer) {
   return cast<PtrType>(pointer.getType()).getAddrSpace() == AddrSpace::reg;
 }
 
+/// Whether `value` is a float constant with no NaN lane, and with
+/// `nonzero` no zero lane of either sign; a vector of such constants is.
+static bool isNumberConstant(Value value, bool nonzero) {
+  if (auto vector = value.getDefiningOp<VectorizeOp>())
+    return llvm::all_of(vector.getOperands(), [&](Value lane) {
+      return isNumberConstant(lane, nonzero);
+    });
+  auto constant = value.getDefiningOp<ConstOp>();
+  if (!constant)
+    return false;
+  auto isNumber = [&](const APFloat &x) {
+    return !x.isNaN() && !(nonzero && x.isZero());
+  };
+  if (auto scalar = dyn_cast<FloatAttr>(constant.getValue()))
+    return isNumber(scalar.getValue());
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue()))
+    return llvm::all_of(dense.getValues<APFloat>(), isNumber);
+  return false;
+}
+
+/// x and c where `op` is -max(-x, c) with c a constant that is a number
+/// and not a zero (a minimum: ReLU6's and Clip's upper bounds, tinygrad's
+/// spelling of min): nullopt otherwise.
+static std::optional<std::pair<Value, Value>> matchMinOfNumber(NegOp op) {
+  if (!isa<FloatType>(getElementTypeOrSelf(op.getType())))
+    return std::nullopt;
+  auto max = op.getSrc().getDefiningOp<MaxOp>();
+  auto inner = max ? max.getLhs().getDefiningOp<NegOp>() : NegOp();
+  if (!inner || !isNumberConstant(max.getRhs(), /*nonzero=*/true))
+    return std::nullopt;
+  return std::make_pair(inner.getSrc(), max.getRhs());
+}
+
 /// One backward walk suffices: the body is a single block in which every
 /// value is defined before its uses (loop-carried values go through
 /// registers, i.e. stores).
@@ -224,6 +258,18 @@ void KernelRenderer::computeLiveness(Block &block) {
       for (unsigned lane = 0, e = getLaneCount(result.getType()); lane < e;
            ++lane)
         markLive(result, lane);
+    // A minimum reads x and c, not the neg and max it is spelled with
+    // (renderNeg).
+    if (auto neg = dyn_cast<NegOp>(op))
+      if (auto min = matchMinOfNumber(neg)) {
+        for (unsigned lane = 0, e = getLaneCount(result.getType()); lane < e;
+             ++lane)
+          if (isLive(result, lane))
+            for (Value operand : {min->first, min->second})
+              markLive(operand,
+                       getLaneCount(operand.getType()) == 1 ? 0 : lane);
+        continue;
+      }
     if (auto vectorize = dyn_cast<VectorizeOp>(op)) {
       for (auto [lane, src] : llvm::enumerate(vectorize.getSrcs()))
         if (isLive(result, lane))
@@ -491,15 +537,16 @@ std::string KernelRenderer::laneGate(Operation *access, const Address &address,
 
 LogicalResult KernelRenderer::renderAlu(Operation *op, StringRef prefix,
                                         LaneFn laneExpr, bool exact,
-                                        StringRef vectorOp, bool swapOperands) {
+                                        StringRef vectorOp,
+                                        ArrayRef<Value> given) {
   Value result = op->getResult(0);
   Type element = getElementTypeOrSelf(result.getType());
   FailureOr<std::string> cType = valueType(op, element);
   if (failed(cType))
     return failure();
-  SmallVector<Value, 3> operands(op->getOperands());
-  if (swapOperands)
-    std::swap(operands[0], operands[1]);
+  SmallVector<Value, 3> operands(given);
+  if (given.empty())
+    operands.assign(op->operand_begin(), op->operand_end());
   for (Value operand : operands)
     if (lanes[operand].empty())
       return op->emitOpError("reads a value the renderer has not seen");
@@ -555,26 +602,6 @@ LogicalResult KernelRenderer::renderAlu(Operation *op, StringRef prefix,
   return success();
 }
 
-/// Whether `value` is a float constant with no NaN lane, and with
-/// `nonzero` no zero lane of either sign; a vector of such constants is.
-static bool isNumberConstant(Value value, bool nonzero) {
-  if (auto vector = value.getDefiningOp<VectorizeOp>())
-    return llvm::all_of(vector.getOperands(), [&](Value lane) {
-      return isNumberConstant(lane, nonzero);
-    });
-  auto constant = value.getDefiningOp<ConstOp>();
-  if (!constant)
-    return false;
-  auto isNumber = [&](const APFloat &x) {
-    return !x.isNaN() && !(nonzero && x.isZero());
-  };
-  if (auto scalar = dyn_cast<FloatAttr>(constant.getValue()))
-    return isNumber(scalar.getValue());
-  if (auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue()))
-    return llvm::all_of(dense.getValues<APFloat>(), isNumber);
-  return false;
-}
-
 LogicalResult KernelRenderer::renderMax(MaxOp op) {
   auto greater = [](ArrayRef<std::string> a) {
     return a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1];
@@ -592,7 +619,7 @@ LogicalResult KernelRenderer::renderMax(MaxOp op) {
     // max(x, c) is c > x ? c : x for a c that is not a zero: the two differ
     // only where x equals c, which then has c's bits.
     return renderAlu(op, "alu", greater, /*exact=*/true, "max_num",
-                     /*swapOperands=*/true);
+                     {op.getRhs(), op.getLhs()});
   if (isNumberConstant(op.getRhs(), /*nonzero=*/false))
     // A zero c: where x is the other zero, the result is c's.
     return renderAlu(
@@ -608,6 +635,29 @@ LogicalResult KernelRenderer::renderMax(MaxOp op) {
                ") ? " + a[0] + " : " + a[1];
       },
       /*exact=*/true, "max");
+}
+
+LogicalResult KernelRenderer::renderNeg(NegOp op) {
+  Type element = getElementTypeOrSelf(op.getType());
+  // -max(-x, c) = -(c > -x ? c : -x) = -c < x ? -c : x, x86's minps(-c,
+  // x) (x where x is NaN): one instruction for what would be three. The
+  // inner neg and max are then read by nobody (computeLiveness).
+  if (auto min = matchMinOfNumber(op))
+    return renderAlu(op, "alu",
+                     [](ArrayRef<std::string> a) {
+                       std::string bound = "(-" + a[0] + ")";
+                       return bound + " < " + a[1] + " ? " + bound + " : " +
+                              a[1];
+                     },
+                     /*exact=*/true, "min_neg", {min->second, min->first});
+  return renderAlu(
+      op, "alu",
+      [&](ArrayRef<std::string> a) {
+        if (isa<FloatType>(element) || element.isIndex())
+          return "-" + a[0];
+        return wrapInt(element, "0", "-", a[0]);
+      },
+      /*exact=*/true, "neg");
 }
 
 LogicalResult KernelRenderer::renderConst(ConstOp op) {
@@ -1017,16 +1067,7 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
           return one + " / " + a[0];
         });
       })
-      .Case<NegOp>([&](NegOp o) {
-        return renderAlu(
-            o, "alu",
-            [&](ArrayRef<std::string> a) {
-              if (isa<FloatType>(element) || element.isIndex())
-                return "-" + a[0];
-              return wrapInt(element, "0", "-", a[0]);
-            },
-            /*exact=*/true, "neg");
-      })
+      .Case<NegOp>([&](NegOp o) { return renderNeg(o); })
       .Case<TruncOp>([&](TruncOp o) {
         return renderAlu(
             o, "alu",

@@ -1,7 +1,9 @@
 // tgc.max against a constant that is a number (ReLU, Clip, quantization
 // clamps) renders without the general form's NaN test: max_num(c, x),
 // x86's maxps, for a nonzero constant, and max_by_num(x, c) for a zero
-// (max is Commutative, so the constant is on the right). Each must still
+// (max is Commutative, so the constant is on the right); a minimum,
+// -max(-x, c) for such a c, is min_neg(c, x), x86's minps(-c, x), without
+// the two negations. Each must still
 // be tgc.max bit for bit: NaN from x comes through, and where x is the
 // other zero the result is the constant. Scalars come from elementwise
 // kernels; 16-lane vectors from matmul epilogues (a selector a times b is
@@ -37,6 +39,9 @@
 // SRC-DAG: = tgc_f32x16_max_num(tgc_f32x16_splat((-6.0f)), alu{{[0-9]+}});
 // SRC-DAG: = tgc_f32x16_max_num(tgc_f32x16_splat(2.5f), alu{{[0-9]+}});
 // SRC-DAG: = tgc_f32x16_max(alu{{[0-9]+}}, val{{[0-9]+}});
+// SRC-DAG: #define tgc_f32x16_min_neg(c, x) ((tgc_f32x16)_mm512_min_ps((__m512)(-(c)), (__m512)(x)))
+// SRC-DAG: = tgc_f32x16_min_neg(tgc_f32x16_splat((-6.0f)), alu{{[0-9]+}});
+// SRC-DAG: = (-(-6.0f)) < val{{[0-9]+}} ? (-(-6.0f)) : val{{[0-9]+}};
 // AVX2SRC: #define tgc_f32x8_max_num(c, x) ((tgc_f32x8)_mm256_max_ps((__m256)(c), (__m256)(x)))
 // AVX2SRC: = tgc_f32x8_max_num(tgc_f32x8_splat((-6.0f)), alu{{[0-9]+}});
 // SSESRC: #define tgc_f32x4_max_num(c, x) ((tgc_f32x4)_mm_max_ps((__m128)(c), (__m128)(x)))
@@ -52,6 +57,8 @@
 // CHECK-NEXT: vclip: ok
 // CHECK-NEXT: vleft: ok
 // CHECK-NEXT: vpair: ok
+// CHECK-NEXT: min: ok
+// CHECK-NEXT: vmin: ok
 
 module {
   func.func @main(%x: tensor<1024xf32> {tgc.name = "x"},
@@ -63,7 +70,8 @@ module {
                   %a_pair: tensor<4x32xf32> {tgc.name = "a_pair"},
                   %b: tensor<32x64xf32> {tgc.name = "b"},
                   %z: tensor<4x64xf32> {tgc.name = "z"},
-                  %w: tensor<4x64xf32> {tgc.name = "w"})
+                  %w: tensor<4x64xf32> {tgc.name = "w"},
+                  %a_min: tensor<4x32xf32> {tgc.name = "a_min"})
       -> (tensor<1024xf32> {tgc.name = "relu"},
           tensor<1024xf32> {tgc.name = "negzero"},
           tensor<1024xf32> {tgc.name = "clip"},
@@ -73,7 +81,9 @@ module {
           tensor<4x64xf32> {tgc.name = "vnegzero"},
           tensor<4x64xf32> {tgc.name = "vclip"},
           tensor<4x64xf32> {tgc.name = "vleft"},
-          tensor<4x64xf32> {tgc.name = "vpair"}) {
+          tensor<4x64xf32> {tgc.name = "vpair"},
+          tensor<1024xf32> {tgc.name = "min"},
+          tensor<4x64xf32> {tgc.name = "vmin"}) {
     %c_relu = tgc.const dense<0.0> : tensor<1024xf32>
     %vc_relu = tgc.const dense<0.0> : tensor<4x64xf32>
     %c_negzero = tgc.const dense<-0.0> : tensor<1024xf32>
@@ -124,6 +134,20 @@ module {
     %s2_pair = tgc.reshape %s_pair : tensor<4x1x64xf32> -> tensor<4x64xf32>
     %e_pair = tgc.mul %s2_pair, %z : tensor<4x64xf32>
     %v_pair = tgc.max %e_pair, %w : tensor<4x64xf32>
-    return %r_relu, %r_negzero, %r_clip, %r_left, %r_pair, %v_relu, %v_negzero, %v_clip, %v_left, %v_pair : tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>
+    %c_min = tgc.const dense<-6.0> : tensor<1024xf32>
+    %nx = tgc.neg %x : tensor<1024xf32>
+    %mx = tgc.max %nx, %c_min : tensor<1024xf32>
+    %r_min = tgc.neg %mx : tensor<1024xf32>
+    %vc_min = tgc.const dense<-6.0> : tensor<4x64xf32>
+    %a3_min = tgc.reshape %a_min : tensor<4x32xf32> -> tensor<4x32x1xf32>
+    %ae_min = tgc.expand %a3_min : tensor<4x32x1xf32> -> tensor<4x32x64xf32>
+    %m_min = tgc.mul %ae_min, %be : tensor<4x32x64xf32>
+    %s_min = tgc.reduce_axis add %m_min [1] : tensor<4x32x64xf32> -> tensor<4x1x64xf32>
+    %s2_min = tgc.reshape %s_min : tensor<4x1x64xf32> -> tensor<4x64xf32>
+    %e_min = tgc.mul %s2_min, %z : tensor<4x64xf32>
+    %ne = tgc.neg %e_min : tensor<4x64xf32>
+    %me = tgc.max %ne, %vc_min : tensor<4x64xf32>
+    %v_min = tgc.neg %me : tensor<4x64xf32>
+    return %r_relu, %r_negzero, %r_clip, %r_left, %r_pair, %v_relu, %v_negzero, %v_clip, %v_left, %v_pair, %r_min, %v_min : tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<1024xf32>, tensor<4x64xf32>
   }
 }

@@ -10,14 +10,15 @@
 static float x[NET_X_ELEMS], y[NET_Y_ELEMS];
 static float a_relu[NET_A_RELU_ELEMS], a_negzero[NET_A_NEGZERO_ELEMS];
 static float a_clip[NET_A_CLIP_ELEMS], a_left[NET_A_LEFT_ELEMS];
-static float a_pair[NET_A_PAIR_ELEMS], b[NET_B_ELEMS];
+static float a_pair[NET_A_PAIR_ELEMS], a_min[NET_A_MIN_ELEMS];
+static float b[NET_B_ELEMS];
 static float z[NET_Z_ELEMS], w[NET_W_ELEMS];
 static float relu[NET_RELU_ELEMS], negzero[NET_NEGZERO_ELEMS];
 static float clip[NET_CLIP_ELEMS], left[NET_LEFT_ELEMS];
 static float pair[NET_PAIR_ELEMS];
 static float vrelu[NET_VRELU_ELEMS], vnegzero[NET_VNEGZERO_ELEMS];
 static float vclip[NET_VCLIP_ELEMS], vleft[NET_VLEFT_ELEMS];
-static float vpair[NET_VPAIR_ELEMS];
+static float vpair[NET_VPAIR_ELEMS], min[NET_MIN_ELEMS], vmin[NET_VMIN_ELEMS];
 
 /* Values where a max can go wrong: zeros of both signs, NaN, infinities,
    the constants themselves, values beside them, subnormals. */
@@ -65,6 +66,15 @@ static int same(float got, float want) {
   return memcmp(&got, &want, sizeof got) == 0;
 }
 
+/* got[i] against -max(-x[i], c): tgc's minimum. */
+static void check_min(const char *name, const float *got, const float *x,
+                      float c, int count) {
+  int i, bad = 0;
+  for (i = 0; i < count; ++i)
+    bad |= !same(got[i], -max_of(-x[i], c));
+  printf("%s: %s\n", name, bad ? "MISMATCH" : "ok");
+}
+
 /* got[i] against max(lhs[i], rhs[i]), a missing side being `c`. */
 static void check(const char *name, const float *got, const float *lhs,
                   const float *rhs, float c, int count) {
@@ -77,7 +87,7 @@ static void check(const char *name, const float *got, const float *lhs,
 int main(void) {
   static unsigned char block[NET_ARENA_BYTES + 64];
   unsigned char *arena = block + (64 - (size_t)block % 64) % 64;
-  float *selectors[] = {a_relu, a_negzero, a_clip, a_left, a_pair};
+  float *selectors[] = {a_relu, a_negzero, a_clip, a_left, a_pair, a_min};
   net_inputs in;
   net_outputs out;
   int i, k;
@@ -103,6 +113,7 @@ int main(void) {
   in.a_clip = a_clip;
   in.a_left = a_left;
   in.a_pair = a_pair;
+  in.a_min = a_min;
   in.b = b;
   in.z = z;
   in.w = w;
@@ -116,6 +127,8 @@ int main(void) {
   out.vclip = vclip;
   out.vleft = vleft;
   out.vpair = vpair;
+  out.min = min;
+  out.vmin = vmin;
   if (net_run(&in, &out, arena) != NET_OK) {
     printf("status: error\n");
     return 1;
@@ -130,5 +143,7 @@ int main(void) {
   check("vclip", vclip, z, 0, -6.0f, NET_VCLIP_ELEMS);
   check("vleft", vleft, 0, z, 2.5f, NET_VLEFT_ELEMS);
   check("vpair", vpair, z, w, 0, NET_VPAIR_ELEMS);
+  check_min("min", min, x, -6.0f, NET_MIN_ELEMS);
+  check_min("vmin", vmin, z, -6.0f, NET_VMIN_ELEMS);
   return 0;
 }
