@@ -450,9 +450,8 @@ static const char kVectorAvxPart[] =
 
 // x86's maxps for max_num: c > x ? c : x, the second operand (x) where
 // either is NaN, so exactly tgc.max(c, x) for a c that is a number; its
-// minps for min_neg. @W@
-// the intrinsics' width prefix, @S@ their element suffix, @R@ their vector
-// type, @G@ the macro that says the ISA has them.
+// minps for min_neg. @W@ the intrinsics' width prefix, @S@ their element
+// suffix, @R@ their vector type, @G@ the macro that says the ISA has them.
 static const char kVectorMaxNumber[] = R"C(#if defined(@G@)
 #define @T@_max_num(c, x) ((@T@)@W@_max_@S@((@R@)(c), (@R@)(x)))
 #define @T@_min_neg(c, x) ((@T@)@W@_min_@S@((@R@)(-(c)), (@R@)(x)))

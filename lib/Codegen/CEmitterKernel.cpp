@@ -258,18 +258,6 @@ void KernelRenderer::computeLiveness(Block &block) {
       for (unsigned lane = 0, e = getLaneCount(result.getType()); lane < e;
            ++lane)
         markLive(result, lane);
-    // A minimum reads x and c, not the neg and max it is spelled with
-    // (renderNeg).
-    if (auto neg = dyn_cast<NegOp>(op))
-      if (auto min = matchMinOfNumber(neg)) {
-        for (unsigned lane = 0, e = getLaneCount(result.getType()); lane < e;
-             ++lane)
-          if (isLive(result, lane))
-            for (Value operand : {min->first, min->second})
-              markLive(operand,
-                       getLaneCount(operand.getType()) == 1 ? 0 : lane);
-        continue;
-      }
     if (auto vectorize = dyn_cast<VectorizeOp>(op)) {
       for (auto [lane, src] : llvm::enumerate(vectorize.getSrcs()))
         if (isLive(result, lane))
@@ -278,12 +266,17 @@ void KernelRenderer::computeLiveness(Block &block) {
     }
     // Elementwise ops, loads (pointer operand of one lane) and the rest:
     // lane i of the result reads lane i of each vector operand and the one
-    // lane of each scalar operand.
+    // lane of each scalar operand. A minimum reads x and c, not the neg and
+    // max it is spelled with (renderNeg).
+    SmallVector<Value, 3> reads(op.getOperands());
+    if (auto neg = dyn_cast<NegOp>(op))
+      if (auto min = matchMinOfNumber(neg))
+        reads = {min->first, min->second};
     for (unsigned lane = 0, e = getLaneCount(result.getType()); lane < e;
          ++lane) {
       if (!isLive(result, lane))
         continue;
-      for (Value operand : op.getOperands())
+      for (Value operand : reads)
         markLive(operand, getLaneCount(operand.getType()) == 1 ? 0 : lane);
     }
   }

@@ -116,13 +116,15 @@ mlir::tgc::getWeightDims(KernelOp kernel, unsigned input, std::string *whyNot,
     LinearSum sum = linearSumOf(index.getIdx());
     // The constant offset, digit by digit of the row-major strides: where
     // the window starts in each dim (a row of a GRU's stacked gates).
+    if (sum.constant < 0)
+      return fail("an access has an offset outside the weight");
     SmallVector<int64_t> from(rank, 0);
     int64_t rest = sum.constant;
-    for (size_t d = 0; d < rank && rest >= 0; ++d) {
+    for (size_t d = 0; d < rank; ++d) {
       from[d] = rest / strides[d];
       rest %= strides[d];
     }
-    if (sum.constant < 0 || (rank > 0 && from[0] >= shape[0]))
+    if (rank > 0 && from[0] >= shape[0])
       return fail("an access has an offset outside the weight");
     SmallVector<RangeOp> here(rank);
     for (auto [atom, coef] : sum.terms) {
