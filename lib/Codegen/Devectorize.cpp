@@ -203,11 +203,28 @@ void setActiveLanes(Operation *access, IndexOp base, int64_t active,
                   Builder(access->getContext()).getI64IntegerAttr(active));
 }
 
+/// True if `value` is the constant +0.0, what a partial load with no
+/// alternative value fills its idle lanes with.
+bool isPositiveZero(Value value) {
+  auto constant = value.getDefiningOp<ConstOp>();
+  auto number = constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
+  return number && number.getValue().isPosZero();
+}
+
 // vectorize(load(buf[i]), ..., load(buf[i+n-1])) => load(buf[i]) : vector
+// Trailing lanes may be constants: the padding lanes of a row whose gates
+// folded to false once tgc-unswitch decided which part of a concatenation
+// a copy of the loop reads (their loads became the alternative value).
 void foldLoads(VectorizeOp vectorize) {
   SmallVector<Value> pointers;
   Value alt;
+  DenseMap<int64_t, Value> constantLanes;
   for (auto [lane, src] : llvm::enumerate(vectorize.getSrcs())) {
+    if (lane && src.getDefiningOp<ConstOp>()) {
+      constantLanes[lane] = src;
+      pointers.push_back(Value());
+      continue;
+    }
     auto load = src.getDefiningOp<LoadOp>();
     if (!load || isa<VectorType>(load.getType()))
       return;
@@ -225,6 +242,12 @@ void foldLoads(VectorizeOp vectorize) {
     strided = spacedLanes(pointers, 2, builder);
   if (!contiguous && !strided)
     return;
+  // A partial load fills its idle lanes with the alternative value (else
+  // +0.0): the constant lanes must hold just that.
+  if (contiguous)
+    for (auto [lane, constant] : constantLanes)
+      if (alt ? constant != alt : !isPositiveZero(constant))
+        return;
   Location loc = vectorize.getLoc();
   auto type = cast<VectorType>(vectorize.getType());
   Value vectorAlt;
@@ -264,6 +287,10 @@ void foldLoads(VectorizeOp vectorize) {
     }
     SmallVector<Value> picked;
     for (int64_t lane = 0; lane < n; ++lane) {
+      if (Value constant = constantLanes.lookup(lane)) {
+        picked.push_back(constant);
+        continue;
+      }
       int64_t element = 2 * lane;
       Value from = element < n ? first.getResult() : second;
       if (!from) // past the active lanes: any value
@@ -275,7 +302,8 @@ void foldLoads(VectorizeOp vectorize) {
   }
   SmallVector<Operation *> lanes;
   for (Value src : vectorize.getSrcs())
-    lanes.push_back(src.getDefiningOp());
+    if (auto load = src.getDefiningOp<LoadOp>())
+      lanes.push_back(load);
   vectorize.replaceAllUsesWith(folded);
   vectorize.erase();
   for (Operation *lane : lanes) {

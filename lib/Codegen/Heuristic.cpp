@@ -270,7 +270,18 @@ struct VectorChoice {
   int64_t lanes = 0;
   /// The axis is padded to `lanes` first (PADTO).
   bool padded = false;
+  /// Most vectors of the padded axis that are all upcast into registers.
+  int64_t maxVectors = kMaxPaddedVectors;
 };
+
+/// Elements of a reduction's padded output axis taken as a last resort
+/// that are all upcast into vectors: 4 of 16 lanes, 8 of 8 or 4 (no more
+/// accumulators than AVX2's registers hold beside the loads). SqueezeNet's
+/// first max pool, rows of 55 read every other element, in 7 vectors of 8
+/// on AVX2 rather than a chain of scalar max ops (that 4 vectors of 16
+/// avoid on AVX-512).
+constexpr int64_t kMaxLastResortElements = 64;
+constexpr int64_t kMaxLastResortVectors = 8;
 
 /// An output axis of `lanes` whose reduction-loop loads are vector loads
 /// (none gathered), whatever its stores.
@@ -414,12 +425,15 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
   // ran as a chain of dependent scalar max ops per output, 11x slower.
   if (shape.reductions.empty())
     return {};
-  for (int64_t lanes = maxLanes; lanes >= 4; lanes /= 2)
+  for (int64_t lanes = maxLanes; lanes >= 4; lanes /= 2) {
+    int64_t maxVectors =
+        std::min(kMaxLastResortElements / lanes, kMaxLastResortVectors);
     for (RangeOp range : llvm::reverse(shape.outputs))
       if (vectorScore(shape, range, lanes, /*allowGathers=*/false,
-                      /*allowScatter=*/false, /*padded=*/true,
-                      kMaxPaddedVectors, /*lastResort=*/true) >= 0)
-        return {range, lanes, true};
+                      /*allowScatter=*/false, /*padded=*/true, maxVectors,
+                      /*lastResort=*/true) >= 0)
+        return {range, lanes, true, maxVectors};
+  }
   return {};
 }
 
@@ -927,8 +941,8 @@ bool applyStackOpts(KernelOp kernel, KernelShape &shape,
     return false;
   StoreOp store;
   kernel.walk([&](StoreOp op) { store = op; });
-  auto [vector, lanes, padded] = chooseVectorAxis(
-      shape, maxLanesOf(store.getValue().getType(), options));
+  auto [vector, lanes, padded, maxVectors] =
+      chooseVectorAxis(shape, maxLanesOf(store.getValue().getType(), options));
   if (llvm::is_contained(stack, vector) ||
       (padded && assemblesLanes(shape, vector, lanes)))
     vector = RangeOp();
@@ -945,7 +959,7 @@ bool applyStackOpts(KernelOp kernel, KernelShape &shape,
   if (padded)
     apply(kernel, OptKind::Padto, findRange(kernel, *vectorId), lanes);
   apply(kernel, OptKind::Upcast, findRange(kernel, *vectorId), lanes);
-  if (padded && bound > lanes && bound / lanes <= kMaxPaddedVectors)
+  if (padded && bound > lanes && bound / lanes <= maxVectors)
     apply(kernel, OptKind::Upcast, findRange(kernel, *vectorId),
           bound / lanes);
   return true;
@@ -1024,7 +1038,8 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
     int64_t maxLanes = maxLanesOf(shape.reduce.getType(), options);
     int64_t accumulators = options.target.vectorRegisters / 2;
 
-    auto [vector, lanes, padded] = chooseVectorAxis(shape, maxLanes);
+    auto [vector, lanes, padded, maxVectors] =
+        chooseVectorAxis(shape, maxLanes);
     // An output axis of half the lanes, all of its vectors in registers,
     // rather than a reduce axis (narrowOutputAxis). Its accumulators are
     // allowed two thirds of the registers: 3 vectors by 7 pixels ran 1.4x
@@ -1115,12 +1130,10 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       if (rowVectors > 1 &&
           apply(kernel, OptKind::Upcast, findRange(kernel, id), rowVectors))
         vectorCopies = rowVectors;
-      // Every vector of a padded axis in registers, up to
-      // kMaxPaddedVectors: the last one's gate is then a constant count of
-      // lanes. So with a narrow axis: each broadcast feeds all of its
-      // vectors.
-      if ((padded || narrow) && bound > lanes &&
-          bound / lanes <= kMaxPaddedVectors &&
+      // Every vector of a padded axis in registers, up to `maxVectors`:
+      // the last one's gate is then a constant count of lanes. So with a
+      // narrow axis: each broadcast feeds all of its vectors.
+      if ((padded || narrow) && bound > lanes && bound / lanes <= maxVectors &&
           apply(kernel, OptKind::Upcast, findRange(kernel, id), bound / lanes))
         vectorCopies = bound / lanes;
       // Nothing reuses the vector's loads (a matrix-vector product: one
@@ -1147,6 +1160,15 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       int64_t copies =
           streamed ? largestDivisor(tileBound, 2)
                    : tileCopies(vectorCopies, tileBound, tileAccumulators);
+      // A reduce axis cannot be padded: one with no divisor to tile by (a
+      // prime 13) is taken whole where its accumulators, the vectors'
+      // loads and a broadcast fit the registers. SqueezeNet's classifier,
+      // a 1x1 convolution summed over 13x13 pixels, ran as one chain of
+      // dependent FMAs on AVX2's 8 accumulators, 8x slower.
+      if (copies == 1 && tile.getAxis() == AxisType::reduce &&
+          vectorCopies * (tileBound + 1) + 1 <=
+              (int64_t)options.target.vectorRegisters)
+        copies = tileBound;
       if (tileBound != (int64_t)tile.getBound())
         apply(kernel, OptKind::Padto, tile, copies);
       apply(kernel,

@@ -154,6 +154,19 @@ def TgcMulacc : Pass<"tgc-mulacc", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcSinkBroadcasts : Pass<"tgc-sink-broadcasts", "::mlir::ModuleOp"> {
+  let summary = "Move each broadcast of a loaded scalar to just before its first use";
+  let description = [{
+    In linearized kernels: a tgc.vectorize of one scalar to every lane, and
+    the tgc.load of that scalar when nothing else reads it, move down to
+    just before the first op that reads the broadcast, so that a register
+    tile holds one row's broadcast at a time (the C compiler keeps the
+    order it is given and otherwise spills accumulators). Nothing moves
+    past a loop's or a gate's marker, and the load past no store to memory
+    other than registers.
+  }];
+}
+
 def TgcLinearize : Pass<"tgc-linearize", "::mlir::ModuleOp"> {
   let summary = "Place every op in the outermost loop it needs and order the program (tinygrad: linearize)";
   let description = [{

@@ -96,16 +96,21 @@ static const Stage kStages[] = {
      }},
     // ops placed in their loops, reduces into accumulators, loops copied
     // per piece of the index their gates compare, products fused into the
-    // adds that read them
+    // adds that read them, broadcasts moved next to their first reader
     {"linearize",
      [](OpPassManager &pm, const PipelineOptions &options) {
        pm.addPass(createTgcLinearize());
        // CUDA and Metal: output axes become thread and block indices
        if (options.target == "cuda" || options.target == "metal")
          pm.addPass(createTgcGpuDims());
-       else
+       else {
          pm.addPass(createTgcUnswitch());
+         // a copy's decided gates leave lanes of one part's loads, which
+         // were selects of every part's before
+         pm.addPass(createTgcDevectorize());
+       }
        pm.addPass(createTgcMulacc());
+       pm.addPass(createTgcSinkBroadcasts());
      }},
 };
 

@@ -104,6 +104,46 @@ func.func @unroll_sum(%x: tensor<8xf32>) -> tensor<1xf32> {
   return %k : tensor<1xf32>
 }
 
+// A sum over unroll lanes of values that are each a reduction (a 1x1
+// convolution summed over a pool's pixels): the lanes combine inside the
+// loop and one accumulator sums over the rest, not one per lane.
+// CHECK-LABEL: func @unroll_outer_sum(
+//       CHECK:     %[[Y:.*]] = tgc.range 2 reduce id 0
+//       CHECK:     %[[J:.*]] = tgc.range 4 reduce id 2
+//       CHECK:     tgc.end %[[J]]
+//  CHECK-NEXT:     %[[A:.*]] = tgc.reduce add %{{.*}} over %[[J]] : f32
+//  CHECK-NEXT:     %[[B:.*]] = tgc.reduce add %{{.*}} over %[[J]] : f32
+//  CHECK-NEXT:     %[[C:.*]] = tgc.reduce add %{{.*}} over %[[J]] : f32
+//  CHECK-NEXT:     %[[AB:.*]] = tgc.add %[[A]], %[[B]] : f32
+//  CHECK-NEXT:     %[[ABC:.*]] = tgc.add %[[AB]], %[[C]] : f32
+//  CHECK-NEXT:     tgc.end %[[Y]]
+//  CHECK-NEXT:     %[[S:.*]] = tgc.reduce add %[[ABC]] over %[[Y]] : f32
+//  CHECK-NEXT:     tgc.store %{{.*}}, %[[S]] : <f32>, f32
+func.func @unroll_outer_sum(%x: tensor<24xf32>) -> tensor<1xf32> {
+  %k = tgc.kernel "r_1_2_3_4" (%x) : (tensor<24xf32>) -> tensor<1xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4 = tgc.const 4 : index
+    %c12 = tgc.const 12 : index
+    %y = tgc.range 2 reduce id 0
+    %u = tgc.range 3 unroll id 1
+    %j = tgc.range 4 reduce id 2
+    %ys = tgc.mul %y, %c12 : index
+    %us = tgc.mul %u, %c4 : index
+    %b = tgc.add %ys, %us : index
+    %i = tgc.add %b, %j : index
+    %p = tgc.index %in[%i] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    tgc.end %j
+    %inner = tgc.reduce add %v over %j : f32
+    tgc.end %u
+    tgc.end %y
+    %s = tgc.reduce add %inner over %y, %u : f32
+    tgc.store %out, %s : !tgc.ptr<f32>, f32
+    tgc.sink
+  }
+  return %k : tensor<1xf32>
+}
+
 // Two lane ranges: the one the loads of the reduction are contiguous along
 // (the columns of b) becomes the vector; the rows are copies.
 // CHECK-LABEL: func @vector_choice(
