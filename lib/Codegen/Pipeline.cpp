@@ -95,7 +95,8 @@ static const Stage kStages[] = {
        pm.addPass(createTgcDevectorize());
      }},
     // ops placed in their loops, reduces into accumulators, loops copied
-    // per piece of the index their gates compare, products fused into the
+    // per piece of the index their gates compare (and the lanes those
+    // copies decide folded into vector loads), products fused into the
     // adds that read them, broadcasts moved next to their first reader
     {"linearize",
      [](OpPassManager &pm, const PipelineOptions &options) {

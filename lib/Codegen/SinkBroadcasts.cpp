@@ -63,6 +63,15 @@ Operation *firstUserInBlock(Operation *op) {
   return first;
 }
 
+/// True if no op strictly between `from` and `to` keeps a broadcast (and,
+/// with `withLoad`, its load) from moving past it.
+bool nothingBlocks(Operation *from, Operation *to, bool withLoad) {
+  for (Operation *op = from->getNextNode(); op != to; op = op->getNextNode())
+    if (blocksPure(op) || (withLoad && blocksLoad(op)))
+      return false;
+  return true;
+}
+
 /// Moves `broadcast` (and its load, if the broadcast is that load's only
 /// user) to just before its first user, if nothing between them blocks it.
 void sinkBroadcast(VectorizeOp broadcast) {
@@ -75,19 +84,11 @@ void sinkBroadcast(VectorizeOp broadcast) {
                   llvm::all_of(load->getUsers(), [&](Operation *other) {
                     return other == broadcast.getOperation();
                   });
-  for (Operation *op = broadcast->getNextNode(); op != user;
-       op = op->getNextNode())
-    if (blocksPure(op) || (withLoad && blocksLoad(op)))
-      return;
-  if (withLoad) {
-    // Past the ops between the load and the broadcast too.
-    for (Operation *op = load->getNextNode(); op != broadcast;
-         op = op->getNextNode())
-      if (blocksPure(op) || blocksLoad(op)) {
-        withLoad = false;
-        break;
-      }
-  }
+  if (!nothingBlocks(broadcast, user, withLoad))
+    return;
+  // The load moves past the ops between it and the broadcast too.
+  if (withLoad && !nothingBlocks(load, broadcast, /*withLoad=*/true))
+    withLoad = false;
   if (withLoad)
     load->moveBefore(user);
   broadcast->moveBefore(user);
