@@ -38,7 +38,8 @@ static const Stage kStages[] = {
        pm.addPass(createTgcSimplify());
      }},
     // a batch that no op mixes becomes one image in a loop (C only);
-    // realize points; every other op fuses into a tgc.kernel
+    // realize points; every other op fuses into a tgc.kernel; kernels of
+    // constants computed now
     {"schedule",
      [](OpPassManager &pm, const PipelineOptions &options) {
        if (options.target == "c") {
@@ -48,6 +49,7 @@ static const Stage kStages[] = {
          pm.addPass(createTgcImageLoop(imageLoop));
        }
        pm.addPass(createTgcSchedule());
+       pm.addPass(createTgcFoldConstantKernels());
      }},
     // intermediate buffers placed in one arena
     {"plan", [](OpPassManager &pm,

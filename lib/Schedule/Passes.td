@@ -98,6 +98,37 @@ def TgcSchedule : Pass<"tgc-schedule", "::mlir::ModuleOp"> {
   ];
 }
 
+def TgcFoldConstantKernels : Pass<"tgc-fold-constant-kernels",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Compute kernels whose inputs are all constants at compile time";
+  let description = [{
+    A kernel that reads only constants (weights, or kernels folded before
+    it) writes the same tensor at every run: Swin's shifted-window
+    attention masks and relative position indices, built by gathers and
+    scatters from constants. Each is evaluated once, in schedule order,
+    by an interpreter of the graph-level ops (KernelEvaluator.h), and its
+    results become constants: small ones IR attributes, larger ones
+    resource blobs. A kernel stays as it is when a result is a model
+    output, when evaluating it would touch more than `max-element-ops`
+    elements, when C leaves one of its values undefined (an integer
+    division by zero), or when its results outgrow its inputs by more
+    than `max-growth-bytes` if it reduces, 4 KiB if it does not (a
+    broadcast or an arange costs a run about what reading its result
+    does, and would make the weights bigger). Constants only the folded
+    kernels read are removed. `explain` says, in a remark, why each
+    kernel of constants that stays does.
+  }];
+  let options = [
+    Option<"maxElementOps", "max-element-ops", "int64_t", "int64_t(1) << 27",
+           "most elements all of one kernel's ops may produce together">,
+    Option<"maxGrowthBytes", "max-growth-bytes", "int64_t", "int64_t(1) << 20",
+           "bytes by which the results of a kernel that reduces may outgrow "
+           "its inputs">,
+    Option<"explain", "explain", "bool", "false",
+           "a remark on each kernel of constants left as it is, saying why">
+  ];
+}
+
 def TgcPlan : Pass<"tgc-plan", "::mlir::ModuleOp"> {
   let summary = "Place intermediate buffers in one arena by lifetime";
   let description = [{

@@ -639,6 +639,67 @@ def qdq(env):
     env.check_no_scratch_left()
 
 
+def constant_subgraph(env):
+    """A shifted-window attention mask as Swin builds it: region labels
+    scattered into a zero image by three ScatterNDs of constants (each a
+    one-hot reduce, too big for the graph's folds), then compared pairwise
+    into a 196 x 196 mask of 0 and -100 added to the scores. The labels are
+    computed at compile time: no kernel reduces in the package, and they
+    are a constant of 196 elements in the weights. The mask is not: it is
+    only an elementwise map of the labels into a tensor 196 times larger,
+    which costs a run about what reading it would, and fuses into the add.
+    Exact against numpy."""
+    labels = np.zeros((14, 14), np.float32)
+    regions = [(slice(7, 14), slice(0, 7)), (slice(0, 7), slice(7, 14)),
+               (slice(7, 14), slice(7, 14))]
+    inits = [numpy_helper.from_array(np.zeros((14, 14), np.float32), "img0"),
+             numpy_helper.from_array(np.array([196, 1], np.int64), "column"),
+             numpy_helper.from_array(np.array([1, 196], np.int64), "row"),
+             numpy_helper.from_array(np.array(-100, np.float32), "block"),
+             numpy_helper.from_array(np.array(0, np.float32), "zero")]
+    nodes = []
+    for n, (rows, cols) in enumerate(regions, 1):
+        labels[rows, cols] = n
+        where = np.stack(np.meshgrid(np.arange(14)[rows], np.arange(14)[cols],
+                                     indexing="ij"), axis=-1).reshape(-1, 2)
+        inits += [numpy_helper.from_array(where.astype(np.int64), "at%d" % n),
+                  numpy_helper.from_array(
+                      np.full(len(where), n, np.float32), "label%d" % n)]
+        nodes.append(helper.make_node(
+            "ScatterND", ["img%d" % (n - 1), "at%d" % n, "label%d" % n],
+            ["img%d" % n]))
+    nodes += [
+        helper.make_node("Reshape", ["img3", "column"], ["a"]),
+        helper.make_node("Reshape", ["img3", "row"], ["b"]),
+        helper.make_node("Sub", ["a", "b"], ["d"]),
+        helper.make_node("Equal", ["d", "zero"], ["same"]),
+        helper.make_node("Where", ["same", "zero", "block"], ["mask"]),
+        helper.make_node("Add", ["scores", "mask"], ["y"], name="add_mask")]
+    scores = np.random.default_rng(5).standard_normal(
+        (196, 196)).astype(np.float32)
+    flat = labels.reshape(-1)
+    y = scores + np.where(flat[:, None] == flat[None, :], np.float32(0),
+                          np.float32(-100))
+    case = write_typed_case(env, "mask", nodes, inits, [("scores", scores)],
+                            [("y", y)])
+    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "0", "--atol", "0")
+    check("PASS: 1 of 1 outputs" in stdout,
+          "unexpected verify output:\n" + stdout)
+
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("package"))
+    with open(env.path("package", "net.json")) as f:
+        names = [k["name"] for k in json.load(f)["kernels"]]
+    check(names == ["E_196_196"], "kernels: %s" % names)
+    with open(env.path("package", "net_weights.c")) as f:
+        shapes = re.findall(r'/\* offset \d+: "\w+" \w+ \[([\d, ]*)\]',
+                            f.read())
+    sizes = sorted(int(np.prod([int(d) for d in shape.split(",")]))
+                   for shape in shapes if shape)
+    check(196 in sizes and max(sizes) == 196,
+          "the weights hold constants of %s elements" % sizes)
+    env.check_no_scratch_left()
+
 main({
     "mismatch": mismatch,
     "dirs": dirs,
@@ -649,4 +710,5 @@ main({
     "winograd": winograd,
     "topk": topk,
     "qdq": qdq,
+    "constant_subgraph": constant_subgraph,
 })
