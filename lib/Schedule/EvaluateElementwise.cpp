@@ -29,8 +29,7 @@ public:
   Elementwise(Operation *op, ArrayRef<const Tensor *> operands)
       : op(op), in(operands),
         type(cast<RankedTensorType>(op->getResult(0).getType())),
-        element(type.getElementType()), format(element), domain(format.domain) {
-  }
+        element(type.getElementType()), format(element) {}
 
   FailureOr<Tensor> run(std::string &whyNot);
 
@@ -38,7 +37,7 @@ private:
   /// result[i] = fn(i), rounded or wrapped to the result type.
   template <typename Fn> Tensor map(Fn fn) {
     Tensor result = zeros(type);
-    if (domain == Domain::Float)
+    if (format.domain == Domain::Float)
       for (int64_t i = 0, e = result.size(); i < e; ++i)
         result.floats[i] = format.round(fn(i));
     else
@@ -67,7 +66,6 @@ private:
   RankedTensorType type;
   Type element;
   Format format;
-  Domain domain;
   std::string undefined;
 };
 
@@ -96,7 +94,7 @@ FailureOr<Tensor> Elementwise::dispatch(std::string &whyNot) {
 
 /// Ops on floats and integers alike, and the float-only math.
 FailureOr<Tensor> Elementwise::arithmetic(std::string &whyNot) {
-  if (domain == Domain::Float) {
+  if (format.domain == Domain::Float) {
     auto floatOp =
         TypeSwitch<Operation *, std::function<double(int64_t)>>(op)
             .Case<Exp2Op>([&](auto) {
@@ -151,7 +149,7 @@ FailureOr<Tensor> Elementwise::arithmetic(std::string &whyNot) {
     }
     return map(floatOp);
   }
-  bool isUnsigned = domain == Domain::Unsigned;
+  bool isUnsigned = format.domain == Domain::Unsigned;
   auto intOp =
       TypeSwitch<Operation *, std::function<uint64_t(int64_t)>>(op)
           .Case<NegOp>([&](auto) {
@@ -188,11 +186,11 @@ FailureOr<Tensor> Elementwise::arithmetic(std::string &whyNot) {
 
 /// Division, remainder, shifts and bitwise logic: integers (and i1) only.
 FailureOr<Tensor> Elementwise::integerOnly(std::string &whyNot) {
-  if (domain == Domain::Float) {
+  if (format.domain == Domain::Float) {
     whyNot = "an integer op on floats: " + op->getName().getStringRef().str();
     return failure();
   }
-  bool isUnsigned = domain == Domain::Unsigned;
+  bool isUnsigned = format.domain == Domain::Unsigned;
   unsigned width = format.width;
   int64_t minimum = format.minimum();
   // C's / and % are undefined for a zero divisor and where the quotient
@@ -270,7 +268,7 @@ FailureOr<Tensor> Elementwise::compare() {
 /// undefined where the integer cannot hold it; anything to i1 is `!= 0`.
 FailureOr<Tensor> Elementwise::convert(std::string &whyNot) {
   bool fromFloat = operandIsFloat(), fromUnsigned = operandIsUnsigned();
-  if (domain == Domain::Float)
+  if (format.domain == Domain::Float)
     return map([&](int64_t i) {
       if (fromFloat)
         return f(0, i);
@@ -280,8 +278,10 @@ FailureOr<Tensor> Elementwise::convert(std::string &whyNot) {
   unsigned width = format.width;
   bool toBool = element.isInteger(1);
   // The range of the integer type, as doubles (powers of two, exact).
-  double low = domain == Domain::Unsigned ? 0.0 : -std::ldexp(1.0, width - 1);
-  double high = std::ldexp(1.0, domain == Domain::Unsigned ? width : width - 1);
+  double low =
+      format.domain == Domain::Unsigned ? 0.0 : -std::ldexp(1.0, width - 1);
+  double high =
+      std::ldexp(1.0, format.domain == Domain::Unsigned ? width : width - 1);
   return map([&](int64_t i) -> uint64_t {
     if (!fromFloat)
       return toBool ? s(0, i) != 0 : u(0, i);
@@ -307,13 +307,8 @@ Tensor Elementwise::bitcast() {
 
 Tensor Elementwise::where() {
   Tensor result = zeros(type);
-  for (int64_t i = 0, e = result.size(); i < e; ++i) {
-    const Tensor &chosen = in[0]->ints[i] ? *in[1] : *in[2];
-    if (result.isFloat())
-      result.floats[i] = chosen.floats[i];
-    else
-      result.ints[i] = chosen.ints[i];
-  }
+  for (int64_t i = 0, e = result.size(); i < e; ++i)
+    copyElement(in[0]->ints[i] ? *in[1] : *in[2], i, result, i);
   return result;
 }
 

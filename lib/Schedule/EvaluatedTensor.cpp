@@ -33,7 +33,7 @@ unsigned widthOf(Type element) {
 
 Format::Format(Type element)
     : domain(domainOf(element)), width(widthOf(element)),
-      semantics(isa<FloatType>(element) && width < 32
+      semantics(isa<FloatType>(element) && width != 32 && width != 64
                     ? &cast<FloatType>(element).getFloatSemantics()
                     : nullptr) {}
 
@@ -49,67 +49,66 @@ Tensor zeros(RankedTensorType type) {
 
 /// Elements laid out as in a buffer (host byte order, as the weights are).
 void decodeElements(ArrayRef<char> bytes, Tensor &tensor) {
-  Type element = tensor.element();
-  int64_t width = getElementBytes(element);
+  const Format &format = tensor.format;
+  int64_t width = getElementBytes(tensor.element());
   for (int64_t i = 0, e = tensor.size(); i < e; ++i) {
     const char *at = bytes.data() + i * width;
-    if (element.isF32()) {
+    if (!tensor.isFloat()) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, at, width);
+      tensor.ints[i] = format.wrap(bits);
+    } else if (format.width == 32) {
       float value;
       std::memcpy(&value, at, sizeof value);
       tensor.floats[i] = value;
-    } else if (element.isF64()) {
+    } else if (format.width == 64) {
       std::memcpy(&tensor.floats[i], at, sizeof(double));
-    } else if (auto floatType = dyn_cast<FloatType>(element)) {
-      uint64_t bits = 0;
-      std::memcpy(&bits, at, width);
-      bool lost;
-      llvm::APFloat value(floatType.getFloatSemantics(),
-                          llvm::APInt(widthOf(element), bits));
-      value.convert(llvm::APFloat::IEEEdouble(),
-                    llvm::APFloat::rmNearestTiesToEven, &lost);
-      tensor.floats[i] = value.convertToDouble();
     } else {
       uint64_t bits = 0;
       std::memcpy(&bits, at, width);
-      tensor.ints[i] = tensor.format.wrap(bits);
+      bool lost;
+      llvm::APFloat value(*format.semantics, llvm::APInt(format.width, bits));
+      value.convert(llvm::APFloat::IEEEdouble(),
+                    llvm::APFloat::rmNearestTiesToEven, &lost);
+      tensor.floats[i] = value.convertToDouble();
     }
   }
 }
 
 std::vector<char> encodeElements(const Tensor &tensor) {
-  Type element = tensor.element();
-  int64_t width = getElementBytes(element);
+  const Format &format = tensor.format;
+  int64_t width = getElementBytes(tensor.element());
   std::vector<char> bytes(tensor.size() * width);
   for (int64_t i = 0, e = tensor.size(); i < e; ++i) {
     char *at = bytes.data() + i * width;
-    if (element.isF32()) {
+    if (!tensor.isFloat()) {
+      uint64_t bits = static_cast<uint64_t>(tensor.ints[i]);
+      std::memcpy(at, &bits, width);
+    } else if (format.width == 32) {
       float value = static_cast<float>(tensor.floats[i]);
       std::memcpy(at, &value, sizeof value);
-    } else if (element.isF64()) {
+    } else if (format.width == 64) {
       std::memcpy(at, &tensor.floats[i], sizeof(double));
-    } else if (auto floatType = dyn_cast<FloatType>(element)) {
+    } else {
       bool lost;
       llvm::APFloat value(tensor.floats[i]);
-      value.convert(floatType.getFloatSemantics(),
-                    llvm::APFloat::rmNearestTiesToEven, &lost);
+      value.convert(*format.semantics, llvm::APFloat::rmNearestTiesToEven,
+                    &lost);
       uint64_t bits = value.bitcastToAPInt().getZExtValue();
-      std::memcpy(at, &bits, width);
-    } else {
-      uint64_t bits = static_cast<uint64_t>(tensor.ints[i]);
       std::memcpy(at, &bits, width);
     }
   }
   return bytes;
 }
 
-/// One element of an attribute, into lane `i` of `tensor`.
-static void setElement(Tensor &tensor, int64_t i, Attribute value) {
-  if (auto f = dyn_cast<FloatAttr>(value)) {
-    tensor.floats[i] = f.getValueAsDouble();
-    return;
-  }
-  const APInt &bits = cast<IntegerAttr>(value).getValue();
-  tensor.ints[i] = tensor.format.wrap(bits.getZExtValue());
+/// Every element of `tensor` set to the scalar attribute `value`.
+static void fill(Tensor &tensor, Attribute value) {
+  if (auto f = dyn_cast<FloatAttr>(value))
+    tensor.floats.assign(tensor.size(), f.getValueAsDouble());
+  else
+    tensor.ints.assign(
+        tensor.size(),
+        tensor.format.wrap(cast<IntegerAttr>(value).getValue().getZExtValue()));
 }
 
 FailureOr<Tensor> readConstant(ConstOp constant, std::string &whyNot) {
@@ -121,12 +120,7 @@ FailureOr<Tensor> readConstant(ConstOp constant, std::string &whyNot) {
   Tensor tensor = zeros(type);
   if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
     if (dense.isSplat()) {
-      Tensor one = zeros(RankedTensorType::get({}, type.getElementType()));
-      setElement(one, 0, dense.getSplatValue<Attribute>());
-      if (tensor.isFloat())
-        tensor.floats.assign(tensor.size(), one.floats[0]);
-      else
-        tensor.ints.assign(tensor.size(), one.ints[0]);
+      fill(tensor, dense.getSplatValue<Attribute>());
       return tensor;
     }
     if (type.getElementType().isInteger(1)) {

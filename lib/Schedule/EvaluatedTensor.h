@@ -85,6 +85,15 @@ std::vector<char> encodeElements(const Tensor &tensor);
 /// `whyNot` (data missing, a shape not static).
 FailureOr<Tensor> readConstant(ConstOp constant, std::string &whyNot);
 
+/// Copies element `from` of `src` to element `to` of `result` (same type).
+inline void copyElement(const Tensor &src, int64_t from, Tensor &result,
+                        int64_t to) {
+  if (result.isFloat())
+    result.floats[to] = src.floats[from];
+  else
+    result.ints[to] = src.ints[from];
+}
+
 /// tgc.max of two floats: a where a is NaN or greater, else b.
 inline double maxFloat(double a, double b) { return (a != a || a > b) ? a : b; }
 

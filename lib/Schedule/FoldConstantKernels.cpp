@@ -3,8 +3,8 @@
 // A kernel whose operands are all constants is evaluated when the model is
 // compiled (KernelEvaluator.h) and its results replace it as constants.
 // Kernels are visited in schedule order, so a chain of them folds: Swin's
-// relative position index, then the shifted-window masks gathered with it,
-// which otherwise took 5% of every run.
+// relative position index, and the region labels of its shifted-window
+// masks scattered from constants, which otherwise took 6% of every run.
 //
 //===----------------------------------------------------------------------===//
 

@@ -49,28 +49,20 @@ void walk(ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t base,
   }
 }
 
-/// Copies source element `from` to result element `to`.
-void copyElement(const Tensor &src, int64_t from, Tensor &result, int64_t to) {
-  if (result.isFloat())
-    result.floats[to] = src.floats[from];
-  else
-    result.ints[to] = src.ints[from];
-}
-
 /// A movement op: each result element is the source element at `base` +
 /// sum of index[d] * strides[d]; a pad instead writes its source into a
 /// zero result at an offset.
 FailureOr<Tensor> move(Operation *op, const Tensor &src, std::string &whyNot) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  if (isa<ReshapeOp>(op)) {
+    Tensor result = src;
+    result.type = type;
+    return result;
+  }
   ArrayRef<int64_t> srcShape = src.type.getShape();
   ArrayRef<int64_t> shape = type.getShape();
   SmallVector<int64_t> srcStrides = rowMajorStrides(srcShape);
   Tensor result = zeros(type);
-  if (isa<ReshapeOp>(op)) {
-    result.floats = src.floats;
-    result.ints = src.ints;
-    return result;
-  }
   if (srcShape.size() != shape.size()) {
     whyNot = "a movement op that changes the rank";
     return failure();

@@ -103,9 +103,9 @@ def TgcFoldConstantKernels : Pass<"tgc-fold-constant-kernels",
   let summary = "Compute kernels whose inputs are all constants at compile time";
   let description = [{
     A kernel that reads only constants (weights, or kernels folded before
-    it) writes the same tensor at every run: Swin's shifted-window
-    attention masks and relative position indices, built by gathers and
-    scatters from constants. Each is evaluated once, in schedule order,
+    it) writes the same tensor at every run: Swin's relative position
+    index and the region labels of its shifted-window attention masks,
+    scattered from constants. Each is evaluated once, in schedule order,
     by an interpreter of the graph-level ops (KernelEvaluator.h), and its
     results become constants: small ones IR attributes, larger ones
     resource blobs. A kernel stays as it is when a result is a model
