@@ -78,9 +78,9 @@ def TgcSchedule : Pass<"tgc-schedule", "::mlir::ModuleOp"> {
       reduce over the broadcast axes would be recomputed once per element
       of those axes; it is realized if it contains a reduce or costs more
       than `max-recompute-cost` ALU ops (transcendental ops count 8), or
-      2 ops or more where it is broadcast 64 times or more (a LayerNorm
-      before a matmul: a register tile shares a row's loads among its
-      columns, not the ALU work on them);
+      one op or more where it is broadcast 64 times or more (a LayerNorm
+      or a channel scale before a matmul: a register tile shares a row's
+      loads among its columns, not the ALU work on them);
     - a value that would be computed in two or more kernels is realized if
       it contains a reduce or costs more than `max-recompute-cost`; a
       reduce read only by an elementwise op of its size (its bias) is

@@ -146,6 +146,80 @@ func.func @padded_rows(%a: tensor<2x8xf32>) -> tensor<4x8xf32> {
   return %k : tensor<4x8xf32>
 }
 
+// A register tile padded past its axis (13 x 4 rows of 49): copies 1 to 3
+// read rows 4 * r + k under 4 * r + k < 49, which is r < 12 for each. One
+// cut: the reduction is written for r < 12 with no gate and for r = 12
+// with the copies past row 48 reading their zero.
+// CHECK-LABEL: func @padded_tile(
+//       CHECK:   %[[R:.*]] = tgc.range 13 global id 0
+//       CHECK:   %[[BODY:.*]] = tgc.cmplt %[[R]], %[[C12:.*]] : index
+//       CHECK:   tgc.if %[[BODY]]
+//       CHECK:     tgc.range 16 reduce id 1
+//   CHECK-NOT:     else
+//       CHECK:     tgc.end
+//       CHECK:   tgc.endif
+//       CHECK:   %[[LAST:.*]] = tgc.cmplt %{{.*}}, %[[R]] : index
+//       CHECK:   tgc.if %[[LAST]]
+//       CHECK:     tgc.range 16 reduce id 1
+//       CHECK:     tgc.load %{{.*}} : <f32> -> f32
+//   CHECK-NOT:     : <f32> -> f32
+//       CHECK:     tgc.end
+//       CHECK:   tgc.endif
+func.func @padded_tile(%a: tensor<49x16xf32>) -> tensor<52xf32> {
+  %k = tgc.kernel "r_52_16" (%a) : (tensor<49x16xf32>) -> tensor<52xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c1 = tgc.const 1 : index
+    %c2 = tgc.const 2 : index
+    %c3 = tgc.const 3 : index
+    %c4 = tgc.const 4 : index
+    %c16 = tgc.const 16 : index
+    %c49 = tgc.const 49 : index
+    %zero = tgc.const 0.0 : f32
+    %r = tgc.range 13 global id 0
+    %row0 = tgc.mul %r, %c4 : index
+    %row1 = tgc.add %row0, %c1 : index
+    %row2 = tgc.add %row0, %c2 : index
+    %row3 = tgc.add %row0, %c3 : index
+    %in1 = tgc.cmplt %row1, %c49 : index
+    %in2 = tgc.cmplt %row2, %c49 : index
+    %in3 = tgc.cmplt %row3, %c49 : index
+    %b0 = tgc.mul %row0, %c16 : index
+    %b1 = tgc.mul %row1, %c16 : index
+    %b2 = tgc.mul %row2, %c16 : index
+    %b3 = tgc.mul %row3, %c16 : index
+    %c0 = tgc.const 0 : index
+    %acc = tgc.define_reg 1 : <f32, reg>
+    %pacc = tgc.index %acc[%c0] : <f32, reg>
+    tgc.store %pacc, %zero : <f32, reg>, f32
+    %i = tgc.range 16 reduce id 1
+    %a0 = tgc.add %b0, %i : index
+    %a1 = tgc.add %b1, %i : index
+    %a2 = tgc.add %b2, %i : index
+    %a3 = tgc.add %b3, %i : index
+    %p0 = tgc.index %pa[%a0] : !tgc.ptr<f32>
+    %p1 = tgc.index %pa[%a1], %in1 : !tgc.ptr<f32>
+    %p2 = tgc.index %pa[%a2], %in2 : !tgc.ptr<f32>
+    %p3 = tgc.index %pa[%a3], %in3 : !tgc.ptr<f32>
+    %v0 = tgc.load %p0 : !tgc.ptr<f32> -> f32
+    %v1 = tgc.load %p1 else %zero : !tgc.ptr<f32> -> f32
+    %v2 = tgc.load %p2 else %zero : !tgc.ptr<f32> -> f32
+    %v3 = tgc.load %p3 else %zero : !tgc.ptr<f32> -> f32
+    %s01 = tgc.add %v0, %v1 : f32
+    %s23 = tgc.add %v2, %v3 : f32
+    %s = tgc.add %s01, %s23 : f32
+    %before = tgc.load %pacc : <f32, reg> -> f32
+    %after = tgc.add %before, %s : f32
+    tgc.store %pacc, %after : <f32, reg>, f32
+    tgc.end %i
+    %sum = tgc.load %pacc : <f32, reg> -> f32
+    %o = tgc.index %out[%r] : !tgc.ptr<f32>
+    tgc.store %o, %sum : !tgc.ptr<f32>, f32
+    tgc.end %r
+    tgc.sink
+  }
+  return %k : tensor<52xf32>
+}
+
 // The parts' gates depend on the inner index (a concatenation along the
 // innermost axis): nothing is invariant in the loop, so nothing is copied.
 // CHECK-LABEL: func @concat_inner_axis(

@@ -437,14 +437,21 @@ func.func @normalized_rows_narrow_matmul(%x: tensor<4x8xf32>, %m: tensor<4x8xf32
   return %o : tensor<4x8xf32>
 }
 
-// CHECK-LABEL: func @relu_wide_matmul(
+// One op on the rows is realized too: the rows are the scalar side of
+// the register tile, where a Squeeze-and-Excitation scale fused into the
+// 1x1 convolution after it ran once per element and column vector.
+// CHECK-LABEL: func @scaled_rows_wide_matmul(
+//       CHECK:   tgc.kernel "E_4_8"
+//       CHECK:     tgc.mul
 //       CHECK:   tgc.kernel "r_4_64_8"
-//       CHECK:     tgc.max
+//       CHECK:     tgc.mul
+//   CHECK-NOT:     tgc.mul
+//       CHECK:     tgc.reduce_axis
 //   CHECK-NOT:   tgc.kernel
 //       CHECK:   return
-func.func @relu_wide_matmul(%x: tensor<4x8xf32>, %w: tensor<8x64xf32>) -> tensor<4x64xf32> {
-  %z = tgc.const dense<0.0> : tensor<4x8xf32>
-  %a = tgc.max %x, %z : tensor<4x8xf32>
+func.func @scaled_rows_wide_matmul(%x: tensor<4x8xf32>, %s: tensor<1x8xf32>, %w: tensor<8x64xf32>) -> tensor<4x64xf32> {
+  %s1 = tgc.expand %s : tensor<1x8xf32> -> tensor<4x8xf32>
+  %a = tgc.mul %x, %s1 : tensor<4x8xf32>
   %a1 = tgc.reshape %a : tensor<4x8xf32> -> tensor<4x1x8xf32>
   %a2 = tgc.expand %a1 : tensor<4x1x8xf32> -> tensor<4x64x8xf32>
   %wt = tgc.permute %w [1, 0] : tensor<8x64xf32> -> tensor<64x8xf32>
