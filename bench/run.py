@@ -584,8 +584,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   vectors) runs its vectors in a loop and counts the last one's lanes at
   run time; a register tile's axis that no divisor fills (197 rows) is
   padded too (200: 8 rows; AVX2's two vectors by 4 of 49 pixels: 52); output channels padded past 4 vectors (116,
-  232, 440) get their constant weights packed with zeros in the padded
-  channels, read as whole vectors; a loop that reads the parts of a
+  232, 440), or to an even count of vectors that pair up (AVX2: 440 as
+  28 pairs of 8), get their constant weights packed with zeros in the
+  padded channels, read as whole vectors; a loop that reads the parts of a
   concatenation along an outer axis (DenseNet's channels), or a padded
   tile's copies, is written once per part, its gates decided
   (tgc-unswitch); a 1x1

@@ -586,6 +586,9 @@ int64_t paddedTileBound(RangeOp tile, int64_t accumulators) {
   return (padded - bound) * 8 <= padded ? padded : bound;
 }
 
+/// Reduction steps an output needs before its vectors are padded to pairs.
+constexpr int64_t kMinReduceForPairPadding = 128;
+
 /// The length a register tile's axis is computed over beside two vectors:
 /// `tileBound` (its bound or paddedTileBound's) where that has a divisor
 /// to tile by within the accumulators, else the bound's next multiple of
@@ -1117,7 +1120,17 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         return !access.isStore && access.inReduce &&
                !shape.moves(access, vector);
       });
-      everyLoadMoves = !isReduce && !broadcasts;
+      // A load that moves only from one vector to the next is broadcast to
+      // each vector's lanes too (a grouped convolution's input, its group
+      // channel / 32): ResNeXt-50's 32-channel groups at 7x7 lost their
+      // tile to the streamed rule below and ran one chain of FMAs.
+      everyLoadMoves =
+          !isReduce && llvm::none_of(shape.accesses, [&](const Access &access) {
+            return !access.isStore && access.inReduce &&
+                   (!shape.moves(access, vector) ||
+                    shape.strideClass(access, vector, lanes) ==
+                        StrideClass::Constant);
+          });
       int64_t rowVectors = 1;
       if (!isReduce && !padded && tile && lanes == maxLanes) {
         auto reuse = [&](int64_t vectors) {
@@ -1128,7 +1141,30 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         int64_t pairedBound = pairedTileBound(tile, tileBound, accumulators);
         double pairedReuse = tileReuse(2, pairedBound, accumulators) *
                              double(tileBound) / double(pairedBound);
-        if (bound % (2 * lanes) == 0 && pairedReuse >= reuse(1)) {
+        // An odd count of vectors is padded to an even one where that
+        // leaves at most a sixteenth idle and every reduction load along
+        // the vector is a weight that PACK zero-pads: RegNet's 440 output
+        // channels as 28 pairs of vectors. Not beside a tile of reduce
+        // steps, which one vector may take whole (a classifier summed over
+        // 13x13 pixels), nor over a short reduction, where the padded
+        // vector's masked stores cost more than the pairs save (MobileNetV3's
+        // 40 -> 120 channels at 14x14 ran 1.5x slower).
+        int64_t pairs = roundUp(bound, 2 * lanes);
+        bool padsPair =
+            tile.getAxis() != AxisType::reduce && bound % (2 * lanes) != 0 &&
+            shape.reduceSize >= kMinReduceForPairPadding &&
+            (pairs - bound) * 16 <= pairs &&
+            llvm::all_of(shape.accesses, [&](const Access &access) {
+              return access.isStore || !access.inReduce ||
+                     !shape.moves(access, vector) || packable(access, vector);
+            });
+        if (padsPair)
+          pairedReuse *= double(bound) / double(pairs);
+        if ((bound % (2 * lanes) == 0 || padsPair) && pairedReuse >= reuse(1)) {
+          if (padsPair) {
+            apply(kernel, OptKind::Padto, vector, 2 * lanes);
+            bound = pairs;
+          }
           rowVectors = 2;
           tileBound = pairedBound;
         }
