@@ -570,6 +570,13 @@ double tileReuse(int64_t vectors, int64_t bound, int64_t accumulators) {
   return double(vectors * copies) / double(vectors + copies);
 }
 
+/// `bound` rounded up to a multiple of `multiple` if at most 1/`share` of
+/// the result is padding, else `bound`.
+int64_t padIfFewIdle(int64_t bound, int64_t multiple, int64_t share) {
+  int64_t padded = roundUp(bound, multiple);
+  return (padded - bound) * share <= padded ? padded : bound;
+}
+
 /// The length a register tile's axis is computed over: its bound, or, for
 /// an output axis with no divisor above 2 that fits the accumulators, the
 /// next multiple of half of them if that leaves at most an eighth idle
@@ -582,8 +589,7 @@ int64_t paddedTileBound(RangeOp tile, int64_t accumulators) {
   if (tile.getAxis() == AxisType::reduce || want < 2 ||
       largestDivisor(bound, accumulators) > 2)
     return bound;
-  int64_t padded = (bound + want - 1) / want * want;
-  return (padded - bound) * 8 <= padded ? padded : bound;
+  return padIfFewIdle(bound, want, 8);
 }
 
 /// Reduction steps an output needs before its vectors are padded to pairs.
@@ -592,20 +598,20 @@ constexpr int64_t kMinReduceForPairPadding = 128;
 /// The length a register tile's axis is computed over beside two vectors:
 /// `tileBound` (its bound or paddedTileBound's) where that has a divisor
 /// to tile by within the accumulators, else the bound's next multiple of
-/// the copies that fill them if that leaves at most a sixteenth idle. A 1x1
-/// convolution at 7x7 has no divisor of its 49 pixels within AVX2's 4 copies of
-/// two vectors: 2 by 4 of 52 pixels ran 1.1x faster than one vector by 7 (8
-/// loads per 7 FMAs), ResNet-18's Winograd products over 7x7 tiles 1.25x (43 ->
-/// 57 GFLOP/s). Rows of 7 padded to 8 (an eighth idle) keep one vector by 7:
-/// with its stride-2 1x1 convolutions padded so too, ResNet-18 ran 1.05x
-/// slower.
+/// the copies that fill them if that leaves at most a sixteenth idle.
+/// A 1x1 convolution at 7x7 has no divisor of its 49 pixels within AVX2's
+/// 4 copies of two vectors: 2 by 4 of 52 pixels ran 1.1x faster than one
+/// vector by 7 (8 loads per 7 FMAs), ResNet-18's Winograd products over
+/// 7x7 tiles 1.25x (43 -> 57 GFLOP/s). Rows of 7 padded to 8 (an eighth
+/// idle) keep one vector by 7: with its stride-2 1x1 convolutions padded
+/// so too, ResNet-18 ran 1.05x slower.
 int64_t pairedTileBound(RangeOp tile, int64_t tileBound, int64_t accumulators) {
   int64_t bound = tile.getBound(), copies = accumulators / 2;
   if (tile.getAxis() == AxisType::reduce || copies < 2 ||
       largestDivisor(tileBound, copies) > 1)
     return tileBound;
-  int64_t padded = (bound + copies - 1) / copies * copies;
-  return (padded - bound) * 16 <= padded ? padded : tileBound;
+  int64_t padded = padIfFewIdle(bound, copies, 16);
+  return padded != bound ? padded : tileBound;
 }
 
 bool apply(KernelOp kernel, OptKind kind, RangeOp range, int64_t amount) {
