@@ -595,6 +595,9 @@ int64_t paddedTileBound(RangeOp tile, int64_t accumulators) {
 /// Reduction steps an output needs before its vectors are padded to pairs.
 constexpr int64_t kMinReduceForPairPadding = 128;
 
+/// Padding for two vectors by a tile leaves at most 1/kPairIdleShare idle.
+constexpr int64_t kPairIdleShare = 16;
+
 /// The length a register tile's axis is computed over beside two vectors:
 /// `tileBound` (its bound or paddedTileBound's) where that has a divisor
 /// to tile by within the accumulators, else the bound's next multiple of
@@ -610,7 +613,7 @@ int64_t pairedTileBound(RangeOp tile, int64_t tileBound, int64_t accumulators) {
   if (tile.getAxis() == AxisType::reduce || copies < 2 ||
       largestDivisor(tileBound, copies) > 1)
     return tileBound;
-  int64_t padded = padIfFewIdle(bound, copies, 16);
+  int64_t padded = padIfFewIdle(bound, copies, kPairIdleShare);
   return padded != bound ? padded : tileBound;
 }
 
@@ -1126,16 +1129,16 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         return !access.isStore && access.inReduce &&
                !shape.moves(access, vector);
       });
-      // A load that moves only from one vector to the next is broadcast to
-      // each vector's lanes too (a grouped convolution's input, its group
-      // channel / 32): ResNeXt-50's 32-channel groups at 7x7 lost their
-      // tile to the streamed rule below and ran one chain of FMAs.
+      // No load is the same in all of a vector's lanes: one that moves
+      // only from one vector to the next is broadcast too (a grouped
+      // convolution's input, its group channel / 32): ResNeXt-50's
+      // 32-channel groups at 7x7 lost their tile to the streamed rule
+      // below and ran one chain of FMAs.
       everyLoadMoves =
           !isReduce && llvm::none_of(shape.accesses, [&](const Access &access) {
             return !access.isStore && access.inReduce &&
-                   (!shape.moves(access, vector) ||
-                    shape.strideClass(access, vector, lanes) ==
-                        StrideClass::Constant);
+                   shape.strideClass(access, vector, lanes) ==
+                       StrideClass::Constant;
           });
       int64_t rowVectors = 1;
       if (!isReduce && !padded && tile && lanes == maxLanes) {
@@ -1155,11 +1158,10 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         // 13x13 pixels), nor over a short reduction, where the padded
         // vector's masked stores cost more than the pairs save (MobileNetV3's
         // 40 -> 120 channels at 14x14 ran 1.5x slower).
-        int64_t pairs = roundUp(bound, 2 * lanes);
+        int64_t pairs = padIfFewIdle(bound, 2 * lanes, kPairIdleShare);
         bool padsPair =
-            tile.getAxis() != AxisType::reduce && bound % (2 * lanes) != 0 &&
+            tile.getAxis() != AxisType::reduce && pairs != bound &&
             shape.reduceSize >= kMinReduceForPairPadding &&
-            (pairs - bound) * 16 <= pairs &&
             llvm::all_of(shape.accesses, [&](const Access &access) {
               return access.isStore || !access.inReduce ||
                      !shape.moves(access, vector) || packable(access, vector);

@@ -27,6 +27,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 #include <functional>
 
 namespace mlir::tgc {
@@ -81,10 +82,6 @@ SmallVector<Operation *> bodyOf(const Loop &loop) {
   return ops;
 }
 
-int64_t floorDiv(int64_t a, int64_t b) {
-  return a / b - (a % b != 0 && (a < 0) != (b < 0));
-}
-
 /// `op` as a comparison of an index with a constant, restated on the one
 /// value its index is a multiple of plus a constant: a * x + b < k is
 /// x < ceil((k - b) / a), k < a * x + b is floor((k - b) / a) < x, and
@@ -101,7 +98,8 @@ std::optional<IndexComparison> matchSwitchComparison(Operation *op) {
   auto [atom, a] = sum.terms[0];
   int64_t rest = cmp->constant - sum.constant;
   if (isa<CmpltOp>(op)) {
-    int64_t k = cmp->subjectFirst ? -floorDiv(-rest, a) : floorDiv(rest, a);
+    int64_t k = cmp->subjectFirst ? llvm::divideCeilSigned(rest, a)
+                                  : llvm::divideFloorSigned(rest, a);
     return IndexComparison{atom, k, cmp->subjectFirst};
   }
   if (a != 1)
