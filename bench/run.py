@@ -672,8 +672,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   once, each thread whole images in an arena slice of its own, instead of
   splitting every kernel: no activation moves between cores.
 - Winograd: a 3x3 convolution of stride 1 with 64 or more input channels,
-  16 or more output channels and 32 or more 2x2 output tiles per image is
-  computed as Winograd F(2x2, 3x3),
+  16 or more output channels and 32 or more 2x2 output tiles per image
+  (16 or more with AVX2's 16 vector registers) is computed as Winograd
+  F(2x2, 3x3),
   or F(4x4, 3x3) where there are 32 or more 4x4 tiles (`--winograd auto`,
   the default): the weight transformed at compile time, each image's 4x4
   (6x6) input tiles transformed into 16 (36) planes (the parts written
@@ -685,9 +686,11 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   its 56x56 and 28x28 stages (4x4 tiles) and 14x14 stage (2x2) take a
   third to a half of the direct convolution's time. Its 7x7 stage's
   (16 tiles of 2x2 per image, so 16/9 of a 9.4 MB weight read for every
-  16 uses) is faster on some hosts and not on others: `tgc tune` builds
-  the model with `--winograd auto` and `always`, times both, and the
-  tuned package takes the faster.
+  16 uses) is taken with AVX2, whose direct convolution there keeps one
+  vector by 7 pixels (2.2 ms instead of 3.6-4.3 per convolution on Zen
+  3), and not with AVX-512, where it was faster on one host of three:
+  `tgc tune` builds the model with `--winograd auto` and `always`, times
+  both, and the tuned package takes the faster.
 """
 
 

@@ -30,6 +30,9 @@ static const Stage kStages[] = {
            options.target != "c" && options.convLayout == "auto"
                ? "nchw"
                : options.convLayout;
+       // checkCompileOptions rejects an unknown --cpu before this runs.
+       if (FailureOr<CpuTarget> cpu = getCpuTarget(options.cpu); succeeded(cpu))
+         decompose.vectorRegisters = cpu->vectorRegisters;
        pm.addPass(createTgcDecompose(decompose));
      }},
     // algebraic rules and constant folding on the tensor graph

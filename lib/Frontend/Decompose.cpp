@@ -133,11 +133,10 @@ static LogicalResult checkResults(NodeContext &ctx) {
 
 /// Replaces `node` by its decomposition, or reports why it cannot and
 /// removes whatever was built for it.
-static LogicalResult decomposeNode(OnnxNodeOp node, WinogradMode winograd,
-                                   bool channelsLast) {
+static LogicalResult decomposeNode(OnnxNodeOp node, ConvChoices conv) {
   OpBuilder builder(node);
   Operation *before = node->getPrevNode();
-  NodeContext ctx(node, builder, winograd, channelsLast);
+  NodeContext ctx(node, builder, conv);
 
   FailureOr<DecomposeFn> fn = lookUp(ctx);
   if (failed(fn))
@@ -222,11 +221,14 @@ struct Decompose : mlir::tgc::impl::TgcDecomposeBase<Decompose> {
     }
     SmallVector<OnnxNodeOp> nodes;
     getOperation().walk([&](OnnxNodeOp node) { nodes.push_back(node); });
-    bool channelsLast = convLayout == "nhwc" ||
+    ConvChoices conv;
+    conv.winograd = *mode;
+    conv.channelsLast = convLayout == "nhwc" ||
                         (convLayout == "auto" && isDepthwiseSeparable(nodes));
+    conv.vectorRegisters = vectorRegisters;
     bool ok = true;
     for (OnnxNodeOp node : nodes)
-      ok &= succeeded(decomposeNode(node, *mode, channelsLast));
+      ok &= succeeded(decomposeNode(node, conv));
     if (!ok)
       signalPassFailure();
   }

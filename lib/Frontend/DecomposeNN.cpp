@@ -169,16 +169,18 @@ Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w,
   options.dilations = *dilations;
   options.padLow = pads->first;
   options.padHigh = pads->second;
-  WinogradMode winograd = ctx.winogradMode();
+  const ConvChoices &choices = ctx.convChoices();
+  WinogradMode winograd = choices.winograd;
   if (!exactProducts && winograd != WinogradMode::Never &&
       winogradApplies(x, w, options) &&
-      (winograd != WinogradMode::Auto || winogradPays(x, w, options))) {
+      (winograd != WinogradMode::Auto ||
+       winogradPays(x, w, options, choices.vectorRegisters))) {
     int tile = winograd == WinogradMode::Tile2   ? 2
                : winograd == WinogradMode::Tile4 ? 4
                                                  : winogradTile(x, w, options);
     return winogradConv(ctx.tb(), x, w, options, tile);
   }
-  options.channelsLast = ctx.channelsLast();
+  options.channelsLast = choices.channelsLast;
   return ctx.tb().conv(x, w, options);
 }
 

@@ -22,11 +22,17 @@
 
 namespace mlir::tgc {
 
+/// How convolutions are computed: tgc-decompose's options, and the
+/// target's vector registers that `--winograd auto`'s cost rule weighs.
+struct ConvChoices {
+  WinogradMode winograd = WinogradMode::Auto;
+  bool channelsLast = false;
+  unsigned vectorRegisters = 32;
+};
+
 class NodeContext {
 public:
-  NodeContext(OnnxNodeOp node, OpBuilder &builder,
-              WinogradMode winograd = WinogradMode::Auto,
-              bool channelsLast = false);
+  NodeContext(OnnxNodeOp node, OpBuilder &builder, ConvChoices conv = {});
 
   OnnxNodeOp getNode() { return node; }
   StringRef opType() { return node.getOpType(); }
@@ -96,17 +102,14 @@ public:
   /// Reports attributes and inputs the decomposition did not read.
   LogicalResult checkAllUnderstood();
 
-  /// How 3x3 convolutions are computed (tgc-decompose's `winograd`).
-  WinogradMode winogradMode() const { return winograd; }
-  /// Whether convolutions compute channels last (tgc-decompose's
-  /// `conv-layout`).
-  bool channelsLast() const { return convChannelsLast; }
+  /// How convolutions are computed (tgc-decompose's `winograd`,
+  /// `conv-layout` and `vector-registers`).
+  const ConvChoices &convChoices() const { return conv; }
 
 private:
   OnnxNodeOp node;
   TensorBuilder builder;
-  WinogradMode winograd;
-  bool convChannelsLast;
+  ConvChoices conv;
   bool failedFlag = false;
   llvm::StringSet<> readAttrs;
   llvm::SmallBitVector readInputs;

@@ -16,10 +16,10 @@ using namespace mlir;
 using namespace mlir::tgc;
 
 NodeContext::NodeContext(OnnxNodeOp node, OpBuilder &opBuilder,
-                         WinogradMode winograd, bool channelsLast)
+                         ConvChoices conv)
     : node(node), builder(opBuilder, node.getLoc(), [this] { return error(); }),
-      winograd(winograd), convChannelsLast(channelsLast),
-      readInputs(node.getInputs().size()), results(node->getNumResults()) {}
+      conv(conv), readInputs(node.getInputs().size()),
+      results(node->getNumResults()) {}
 
 std::string NodeContext::describe() {
   std::string name;

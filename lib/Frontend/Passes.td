@@ -52,7 +52,10 @@ def TgcDecompose : Pass<"tgc-decompose", "::mlir::ModuleOp"> {
            "the order convolutions compute and store their outputs in: nchw, "
            "nhwc (channels last), or auto (nhwc where every convolution is "
            "depthwise, pointwise or of at most 4 channels per group and one "
-           "is depthwise, as in MobileNets; see Decompose.cpp)">
+           "is depthwise, as in MobileNets; see Decompose.cpp)">,
+    Option<"vectorRegisters", "vector-registers", "unsigned", "32",
+           "the target CPU's vector registers, which winograd=auto's cost "
+           "rule weighs (16 on AVX2, 32 on AVX-512; see Winograd.cpp)">
   ];
   let dependentDialects = ["::mlir::tgc::TgcDialect"];
 }

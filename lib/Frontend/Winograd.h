@@ -48,8 +48,11 @@ bool winogradApplies(Value x, Value w,
 /// constant weight (transformed once, at compile time), enough channels
 /// that the products are matrix products worth the transforms, and
 /// enough 2x2 tiles per weight that reading the larger transformed weight
-/// (16/9 of the original) does not outweigh the saved multiplies.
-bool winogradPays(Value x, Value w, const TensorBuilder::ConvOptions &options);
+/// (16/9 of the original) does not outweigh the saved multiplies: fewer
+/// on a target of fewer than 32 vector registers, whose direct
+/// convolutions keep fewer accumulators.
+bool winogradPays(Value x, Value w, const TensorBuilder::ConvOptions &options,
+                  unsigned vectorRegisters);
 
 /// The output tile m (2 or 4) `Auto` and `Always` use: 4 where the image
 /// has as many 4x4 tiles as winogradPays asks of 2x2 ones.

@@ -6,6 +6,7 @@
 // RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=4x4" | FileCheck %s --check-prefix=TILE4
 // RUN: tgc-opt %s --split-input-file --tgc-decompose | FileCheck %s --check-prefix=AUTO
 // RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=never" | FileCheck %s --check-prefix=NEVER
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="vector-registers=16" | FileCheck %s --check-prefix=FEW
 // RUN: not tgc-opt %s --split-input-file --tgc-decompose="winograd=maybe" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: tgc-decompose: winograd must be auto, always, never, 2x2 or 4x4, not 'maybe'
@@ -128,4 +129,22 @@ func.func @auto_rule(%a: tensor<1x64x12x12xf32>, %b: tensor<4x64x10x10xf32>, %c:
   %3 = tgc.onnx_node "Conv"(%d, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x64x22x22xf32>, tensor<16x64x3x3xf32>) -> tensor<1x16x22x22xf32>
   %4 = tgc.onnx_node "Conv"(%e, %w32) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x32x12x12xf32>, tensor<16x32x3x3xf32>) -> tensor<1x16x12x12xf32>
   return %0, %1, %2, %3, %4 : tensor<1x16x12x12xf32>, tensor<4x16x10x10xf32>, tensor<1x16x13x13xf32>, tensor<1x16x22x22xf32>, tensor<1x16x12x12xf32>
+}
+
+// -----
+
+// With 16 vector registers (AVX2) auto asks 16 or more 2x2 tiles, not 32:
+// a 7x7 output's 16 take Winograd, a 6x6 output's 9 stay direct. With 32
+// (the default) both stay direct.
+// FEW-LABEL: func.func @few_registers(
+//       FEW:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x64x4x4x64xf32>
+//       FEW:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x64x6x6x64x3x3xf32>
+// AUTO-LABEL: func.func @few_registers(
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x64x7x7x64x3x3xf32>
+//       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x64x6x6x64x3x3xf32>
+func.func @few_registers(%a: tensor<1x64x7x7xf32>, %b: tensor<1x64x6x6xf32>) -> (tensor<1x64x7x7xf32>, tensor<1x64x6x6xf32>) {
+  %w = tgc.const dense<0.5> : tensor<64x64x3x3xf32>
+  %0 = tgc.onnx_node "Conv"(%a, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x64x7x7xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x7x7xf32>
+  %1 = tgc.onnx_node "Conv"(%b, %w) {opset = 17 : i64, attrs = {pads = array<i64: 1, 1, 1, 1>}} : (tensor<1x64x6x6xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x6x6xf32>
+  return %0, %1 : tensor<1x64x7x7xf32>, tensor<1x64x6x6xf32>
 }
