@@ -71,9 +71,8 @@ static const Stage kStages[] = {
        TgcOptimizeOptions opts;
        opts.heuristic = options.optimize;
        // checkCompileOptions rejects an unknown --cpu before this runs.
-       CpuTarget target = succeeded(getCpuTarget(options.cpu))
-                              ? *getCpuTarget(options.cpu)
-                              : CpuTarget();
+       FailureOr<CpuTarget> cpu = getCpuTarget(options.cpu);
+       CpuTarget target = succeeded(cpu) ? *cpu : CpuTarget();
        opts.vectorBytes = target.vectorBytes;
        opts.vectorRegisters = target.vectorRegisters;
        opts.threadTasks = options.threadTasks;
