@@ -168,37 +168,66 @@ static LogicalResult decomposeNode(OnnxNodeOp node, ConvChoices conv) {
   return success(ok);
 }
 
-/// True for a model of depthwise-separable convolutions (MobileNets): every
-/// Conv is depthwise, pointwise (1x1) or has at most 4 channels per group
-/// (a stem that reads the image), and one is depthwise. Computed channels
-/// last, their 1x1 convolutions read each pixel's channels contiguously,
-/// as a matmul reads a row: MobileNetV2's 7x7 ones ran at 85 instead of 50
-/// GFLOP/s on Zen 3, and its depthwise convolutions of stride 2 load whole
-/// vectors of channels instead of every other pixel; 12.2 -> 9.7 ms in
-/// all. A model with dense 3x3 convolutions stays NCHW: ResNet-18, its
-/// Winograd convolutions NCHW and the rest channels last, went 39 -> 60 ms.
-static bool isDepthwiseSeparable(ArrayRef<OnnxNodeOp> nodes) {
-  bool anyDepthwise = false;
+/// Grouped convolutions of up to this many channels per group count as
+/// light (ResNeXt-101 32x8d's widest have 64); wider groups are dense
+/// convolutions cut in a few parts (AlexNet's two), which run NCHW.
+constexpr int64_t kMaxLightGroupChannels = 64;
+/// The channels-last 1x1 convolution vectorizes its output channels; where
+/// more than this fraction of the 1x1 work has a count that is not a
+/// multiple of 8 (an AVX2 vector), it runs as vectors of 4 or padded.
+constexpr double kMaxUnevenPointwiseShare = 0.1;
+
+/// True for a model whose convolutions run faster channels last: every
+/// Conv is pointwise (1x1), grouped with few channels per group (depthwise
+/// included) or a stem of at most 4 channels per group that reads the
+/// image, one is a grouped spatial convolution, and nearly all the 1x1 work
+/// has output channels in multiples of 8. Computed channels last, a 1x1
+/// convolution reads each pixel's channels contiguously, as a matmul reads
+/// a row: MobileNetV2's 7x7 ones ran at 85 instead of 50 GFLOP/s on Zen 3,
+/// and its depthwise convolutions of stride 2 load whole vectors of
+/// channels instead of every other pixel, 12.2 -> 9.7 ms in all;
+/// ResNeXt-50 32x4d, whose 1x1 convolutions do 92% of its work around
+/// grouped 3x3 ones, 0.82x the time (RegNetY-400MF 1.03x: its first
+/// grouped convolution, of stride 2, gathers its weight channels last).
+/// ShuffleNetV2's 1x1 convolutions of 58 and 116 channels (38% of their
+/// work) made it 1.15x slower channels last.
+/// A model with dense 3x3 convolutions stays NCHW: ResNet-18, its Winograd
+/// convolutions NCHW and the rest channels last, went 39 -> 60 ms on
+/// AVX-512 and 1.09x slower on AVX2.
+static bool prefersChannelsLast(ArrayRef<OnnxNodeOp> nodes) {
+  bool anyGroupedSpatial = false;
+  int64_t pointwiseWork = 0, unevenWork = 0;
   for (OnnxNodeOp node : nodes) {
     if (node.getOpType() != "Conv")
       continue;
     if (node.getInputs().size() < 2)
       return false;
     auto weight = dyn_cast<RankedTensorType>(node.getInputs()[1].getType());
-    if (!weight || !weight.hasStaticShape() || weight.getRank() < 3)
+    auto result = dyn_cast<RankedTensorType>(node->getResult(0).getType());
+    if (!weight || !weight.hasStaticShape() || weight.getRank() < 3 || !result)
       return false;
     int64_t groups = 1;
     if (auto attr = dyn_cast_or_null<IntegerAttr>(node.getAttrs().get("group")))
       groups = attr.getValue().getSExtValue();
     int64_t perGroup = weight.getShape()[1];
-    bool pointwise = llvm::all_of(weight.getShape().drop_front(2),
-                                  [](int64_t k) { return k == 1; });
-    bool depthwise = groups > 1 && perGroup == 1;
-    if (!pointwise && !depthwise && perGroup > 4)
+    if (llvm::all_of(weight.getShape().drop_front(2),
+                     [](int64_t k) { return k == 1; })) {
+      // Per image: a batch left dynamic weighs every convolution alike.
+      int64_t work = perGroup;
+      for (int64_t dim : result.getShape().drop_front())
+        work *= ShapedType::isDynamic(dim) ? 1 : dim;
+      pointwiseWork += work;
+      if (weight.getShape()[0] % 8 != 0)
+        unevenWork += work;
+      continue;
+    }
+    bool light = groups > 1 && perGroup <= kMaxLightGroupChannels;
+    if (!light && perGroup > 4)
       return false;
-    anyDepthwise |= depthwise;
+    anyGroupedSpatial |= groups > 1;
   }
-  return anyDepthwise;
+  return anyGroupedSpatial &&
+         unevenWork <= kMaxUnevenPointwiseShare * pointwiseWork;
 }
 
 namespace {
@@ -224,7 +253,7 @@ struct Decompose : mlir::tgc::impl::TgcDecomposeBase<Decompose> {
     ConvChoices conv;
     conv.winograd = *mode;
     conv.channelsLast = convLayout == "nhwc" ||
-                        (convLayout == "auto" && isDepthwiseSeparable(nodes));
+                        (convLayout == "auto" && prefersChannelsLast(nodes));
     conv.vectorRegisters = vectorRegisters;
     bool ok = true;
     for (OnnxNodeOp node : nodes)

@@ -51,8 +51,10 @@ def TgcDecompose : Pass<"tgc-decompose", "::mlir::ModuleOp"> {
     Option<"convLayout", "conv-layout", "std::string", "\"auto\"",
            "the order convolutions compute and store their outputs in: nchw, "
            "nhwc (channels last), or auto (nhwc where every convolution is "
-           "depthwise, pointwise or of at most 4 channels per group and one "
-           "is depthwise, as in MobileNets; see Decompose.cpp)">,
+           "pointwise, grouped with few channels per group or of at most 4 "
+           "channels per group, one is grouped and spatial, and the "
+           "pointwise ones have output channels in multiples of 8, as in "
+           "MobileNets and ResNeXt; see Decompose.cpp)">,
     Option<"vectorRegisters", "vector-registers", "unsigned", "32",
            "the target CPU's vector registers, which winograd=auto's cost "
            "rule weighs (16 on AVX2, 32 on AVX-512; see Winograd.cpp)">

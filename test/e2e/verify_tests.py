@@ -276,8 +276,9 @@ def conv_ref(x, w, b, stride=1, pad=0, dilation=1, groups=1):
 
 
 def channels_last(env):
-    """Convolutions computed channels last (--conv-layout nhwc, and auto for
-    the depthwise-separable part) give what numpy does: a grouped,
+    """Convolutions computed channels last (--conv-layout nhwc; auto takes
+    NCHW here, its 1x1 convolution's 12 channels not a multiple of 8) give
+    what numpy does, as NCHW does: a grouped,
     dilated 3x3 convolution, a depthwise one of stride 2, a 1x1 one with a
     residual Add and a Relu between them, and a global average pool, with
     model outputs in NCHW from the middle of the chain too. NHWC, the
@@ -392,7 +393,10 @@ def grouped(env):
     1 MiB of padded input (ResNeXt-50's last stage) gives what numpy does.
     For AVX2 its 8 output channels a vector read one input value per
     group, broadcast: the 7 pixels of a row are a register tile beside
-    them (without one, the sum was a single chain of FMAs, 2.3x slower)."""
+    them (without one, the sum was a single chain of FMAs, 2.3x slower).
+    A model of grouped convolutions is computed channels last (`auto`):
+    the kernel reads the input itself, its pad fused, so the weight it
+    packs is its second input."""
     rng = np.random.default_rng(5)
     channels, groups = 1024, 32
     x = rng.standard_normal((1, channels, 14, 14)).astype(np.float32)
@@ -415,7 +419,7 @@ def grouped(env):
         opts = {k["name"]: " ".join(k.get("opts", []))
                 for k in json.load(f)["kernels"]}
     conv = opts.get("r_1_1024_7_7_32_3_3", "")
-    check(re.match(r"PACK\(0,8,0\) UPCAST\(0,8\) UPCAST\(2,7\)", conv),
+    check(re.match(r"PACK\(0,8,1\) UPCAST\(0,8\) UPCAST\(2,7\)", conv),
           "the grouped convolution's opts: %s" % opts)
     env.check_no_scratch_left()
 

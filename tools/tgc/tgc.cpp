@@ -89,7 +89,8 @@ void addWinograd(CLI::App *cmd, std::string &mode) {
                   "2.25x (2x2 tiles) or 4x (4x4) fewer multiplies for 16/9 "
                   "or 4x the weight bytes (auto: constant weights, 64 or "
                   "more channels in, 16 or more out, 32 or more 2x2 tiles per "
-                  "image, 4x4 tiles where there are 32 of those; C target; "
+                  "image (16 where --cpu has fewer than 32 vector registers), "
+                  "4x4 tiles where there are 32 of those; C target; "
                   "always: wherever it applies, the tile as auto's)")
       ->check(CLI::IsMember({"auto", "always", "never", "2x2", "4x4"}));
 }
@@ -100,8 +101,10 @@ void addConvLayout(CLI::App *cmd, std::string &layout) {
                   "auto (default), nchw or nhwc: the order convolutions "
                   "compute and store their outputs in; nhwc (channels last) "
                   "makes a 1x1 convolution read each pixel's channels "
-                  "contiguously (auto: nhwc for models of depthwise and "
-                  "pointwise convolutions, such as MobileNets; C target)")
+                  "contiguously (auto: nhwc for models of 1x1 and grouped "
+                  "or depthwise convolutions whose 1x1 ones have channels "
+                  "in multiples of 8, such as MobileNets and ResNeXt; C "
+                  "target)")
       ->check(CLI::IsMember({"auto", "nchw", "nhwc"}));
 }
 
