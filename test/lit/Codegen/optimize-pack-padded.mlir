@@ -9,7 +9,7 @@
 // RUN: gcc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -fsyntax-only %t.c
 
 // CHECK: /* opts: PADTO(2,16) PACK(2,16,1) UPCAST(2,16) UPCAST(2,4) */
-// CHECK-NEXT: net_r_1_7_7_1_60_1_1_1_4_1_1(
+// CHECK-NEXT: net_r_1_7_7_60_4_1_1(
 // CHECK-COUNT-4: tgc_f32x16 val{{[0-9]+}} = tgc_f32x16_load(data1 +
 // CHECK-COUNT-3: tgc_f32x16_store(data2 +
 // CHECK-NEXT: tgc_f32x16_store_part(data2 + {{.*}}, 12,

@@ -381,6 +381,27 @@ func.func @not_elementwise_into_contiguous(%x: tensor<4xf32>, %y: tensor<4xf32>,
   return %s, %c, %t, %n : tensor<1xf32>, tensor<4xf32>, tensor<1xf32>, tensor<4xf32>
 }
 
+// f(reshape(a), splat) => reshape(f(a, splat)), but not where a is a sum:
+// the reshape of a sum (a grouped convolution's [groups, channels per
+// group] merged into its channels) is the shape its kernel's loops run
+// over.
+// CHECK-LABEL: func @reshape_of_sum_stays(
+//       CHECK:   %[[S:.*]] = tgc.reduce_axis add %arg0
+//  CHECK-NEXT:   %[[R:.*]] = tgc.reshape %[[S]] : tensor<2x3x4x1xf32> -> tensor<6x4xf32>
+//  CHECK-NEXT:   tgc.max %[[R]], %{{.*}} : tensor<6x4xf32>
+//  CHECK-NEXT:   %[[M:.*]] = tgc.max %arg1, %{{.*}} : tensor<2x3xf32>
+//  CHECK-NEXT:   tgc.reshape %[[M]] : tensor<2x3xf32> -> tensor<6xf32>
+func.func @reshape_of_sum_stays(%x: tensor<2x3x4x5xf32>, %y: tensor<2x3xf32>) -> (tensor<6x4xf32>, tensor<6xf32>) {
+  %s = tgc.reduce_axis add %x [3] : tensor<2x3x4x5xf32> -> tensor<2x3x4x1xf32>
+  %r = tgc.reshape %s : tensor<2x3x4x1xf32> -> tensor<6x4xf32>
+  %z = tgc.const dense<0.0> : tensor<6x4xf32>
+  %m = tgc.max %r, %z : tensor<6x4xf32>
+  %ry = tgc.reshape %y : tensor<2x3xf32> -> tensor<6xf32>
+  %z1 = tgc.const dense<0.0> : tensor<6xf32>
+  %n = tgc.max %ry, %z1 : tensor<6xf32>
+  return %m, %n : tensor<6x4xf32>, tensor<6xf32>
+}
+
 {-#
   dialect_resources: {
     builtin: {
