@@ -187,8 +187,7 @@ constexpr double kMaxUnevenPointwiseShare = 0.1;
 /// and its depthwise convolutions of stride 2 load whole vectors of
 /// channels instead of every other pixel, 12.2 -> 9.7 ms in all;
 /// ResNeXt-50 32x4d, whose 1x1 convolutions do 92% of its work around
-/// grouped 3x3 ones, 0.82x the time (RegNetY-400MF 1.03x: its first
-/// grouped convolution, of stride 2, gathers its weight channels last).
+/// grouped 3x3 ones, 0.82x the time, RegNetY-400MF 0.86x.
 /// ShuffleNetV2's 1x1 convolutions of 58 and 116 channels (38% of their
 /// work) made it 1.15x slower channels last.
 /// A model with dense 3x3 convolutions stays NCHW: ResNet-18, its Winograd
