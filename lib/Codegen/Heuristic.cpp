@@ -617,6 +617,23 @@ int64_t pairedTileBound(RangeOp tile, int64_t tileBound, int64_t accumulators) {
   return padded != bound ? padded : tileBound;
 }
 
+/// The length a register tile's axis is computed over where `tileBound`
+/// has no divisor to tile by beside `vectors` vectors that leave room for
+/// exactly two copies: its bound's next even length if that leaves at most
+/// an eighth idle, else `tileBound`. SqueezeNet's 3x3 convolutions at 13x13
+/// on AVX2 ran four vectors of output channels by one pixel (five loads per
+/// four FMAs); by two pixels of a row padded to 14, the model ran 0.94x the
+/// time. Where more copies fit (AVX-512's 16 accumulators by four vectors)
+/// a padded tile is untimed, and the tile stays one copy.
+int64_t evenTileBound(RangeOp tile, int64_t tileBound, int64_t vectors,
+                      int64_t accumulators) {
+  if (tile.getAxis() == AxisType::reduce || vectors < 2 ||
+      accumulators / vectors != 2)
+    return tileBound;
+  int64_t bound = tile.getBound(), padded = padIfFewIdle(bound, 2, 8);
+  return padded != bound ? padded : tileBound;
+}
+
 bool apply(KernelOp kernel, OptKind kind, RangeOp range, int64_t amount) {
   if (!range || amount < 2)
     return false;
@@ -1230,21 +1247,10 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       int64_t copies =
           streamed ? largestDivisor(tileBound, 2)
                    : tileCopies(vectorCopies, tileBound, tileAccumulators);
-      // An output axis of odd length with no divisor to tile by, beside
-      // vectors that leave room for two copies, is padded to an even one
-      // where that leaves at most an eighth idle: SqueezeNet's 3x3
-      // convolutions at 13x13 on AVX2 ran four vectors of output channels
-      // by one pixel (five loads per four FMAs); by two pixels of a row
-      // padded to 14, the model ran 0.94x the time. Where more copies fit
-      // (AVX-512's 16 accumulators by four vectors) a padded tile is
-      // untimed, and the tile stays one copy.
-      if (copies == 1 && !streamed && tile.getAxis() != AxisType::reduce &&
-          vectorCopies > 1 && tileAccumulators / vectorCopies == 2) {
-        int64_t padded = padIfFewIdle(tile.getBound(), 2, 8);
-        if (padded != (int64_t)tile.getBound()) {
-          tileBound = padded;
-          copies = tileCopies(vectorCopies, tileBound, tileAccumulators);
-        }
+      if (copies == 1 && !streamed) {
+        tileBound =
+            evenTileBound(tile, tileBound, vectorCopies, tileAccumulators);
+        copies = tileCopies(vectorCopies, tileBound, tileAccumulators);
       }
       // A reduce axis cannot be padded: one with no divisor to tile by (a
       // prime 13) is taken whole where its accumulators, the vectors'

@@ -17,6 +17,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <type_traits>
+
 namespace mlir::tgc {
 #define GEN_PASS_DEF_TGCSIMPLIFY
 #include "Schedule/Passes.h.inc"
@@ -81,9 +83,9 @@ struct ElementwiseBeforeView : RewritePattern {
         // its bias a splat (0: RegNet's, batch norms folded as initialized)
         // the reshape moved past the bias and the Relu, the loops ran over
         // groups and channels apart, and the weight was gathered: 4x slower.
-        if (std::is_same_v<ViewOp, ReshapeOp> &&
-            view.getSrc().template getDefiningOp<ReduceAxisOp>())
-          return rewriter.notifyMatchFailure(op, "a reshape of a sum");
+        if constexpr (std::is_same_v<ViewOp, ReshapeOp>)
+          if (view.getSrc().template getDefiningOp<ReduceAxisOp>())
+            return rewriter.notifyMatchFailure(op, "a reshape of a sum");
         auto type = cast<RankedTensorType>(view.getSrc().getType());
         if (srcShape && srcShape.getShape() != type.getShape())
           return rewriter.notifyMatchFailure(op, "views of different shapes");
