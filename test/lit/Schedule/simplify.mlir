@@ -432,6 +432,41 @@ func.func @elementwise_before_permute(%a: tensor<1x3x4x2xf32>, %b: tensor<1x3x4x
   return %back : tensor<1x3x4x2xf32>
 }
 
+// A broadcast of a permuted value rides along: expand(permute(s, p)) is
+// permute(expand(s), p). A channels-last image times its Squeeze-and-
+// Excitation scale is computed channels last, where the next 1x1
+// convolution reads it.
+// CHECK-LABEL: func @broadcast_before_permute(
+//  CHECK-SAME:     %[[X:.*]]: tensor<1x3x4x2xf32>, %[[S:.*]]: tensor<1x1x1x2xf32>)
+//       CHECK:   %[[SE:.*]] = tgc.expand %[[S]] : tensor<1x1x1x2xf32> -> tensor<1x3x4x2xf32>
+//  CHECK-NEXT:   %[[MUL:.*]] = tgc.mul %[[X]], %[[SE]] : tensor<1x3x4x2xf32>
+//  CHECK-NEXT:   return %[[MUL]]
+func.func @broadcast_before_permute(%x: tensor<1x3x4x2xf32>, %s: tensor<1x1x1x2xf32>) -> tensor<1x3x4x2xf32> {
+  %px = tgc.permute %x [0, 3, 1, 2] : tensor<1x3x4x2xf32> -> tensor<1x2x3x4xf32>
+  %ps = tgc.permute %s [0, 3, 1, 2] : tensor<1x1x1x2xf32> -> tensor<1x2x1x1xf32>
+  %se = tgc.expand %ps : tensor<1x2x1x1xf32> -> tensor<1x2x3x4xf32>
+  %mul = tgc.mul %px, %se : tensor<1x2x3x4xf32>
+  %back = tgc.permute %mul [0, 2, 3, 1] : tensor<1x2x3x4xf32> -> tensor<1x3x4x2xf32>
+  return %back : tensor<1x3x4x2xf32>
+}
+
+// A broadcast of a permute in another order, or alone (no permuted operand
+// of the op's own shape to keep the order of), stays.
+// CHECK-LABEL: func @not_broadcast_before_permute(
+//       CHECK:   %[[PX:.*]] = tgc.permute %{{.*}} [0, 3, 1, 2]
+//       CHECK:   %[[SE:.*]] = tgc.expand
+//  CHECK-NEXT:   %[[MUL:.*]] = tgc.mul %[[PX]], %[[SE]]
+//  CHECK-NEXT:   %[[ADD:.*]] = tgc.add %[[SE]], %{{.*}}
+//  CHECK-NEXT:   return %[[MUL]], %[[ADD]]
+func.func @not_broadcast_before_permute(%x: tensor<1x3x4x2xf32>, %s: tensor<1x1x2x1xf32>, %y: tensor<1x2x3x4xf32>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) {
+  %px = tgc.permute %x [0, 3, 1, 2] : tensor<1x3x4x2xf32> -> tensor<1x2x3x4xf32>
+  %ps = tgc.permute %s [0, 2, 1, 3] : tensor<1x1x2x1xf32> -> tensor<1x2x1x1xf32>
+  %se = tgc.expand %ps : tensor<1x2x1x1xf32> -> tensor<1x2x3x4xf32>
+  %mul = tgc.mul %px, %se : tensor<1x2x3x4xf32>
+  %add = tgc.add %se, %y : tensor<1x2x3x4xf32>
+  return %mul, %add : tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>
+}
+
 // Permutes of different orders, and a computed operand that is no permute,
 // stay where they are.
 // CHECK-LABEL: func @not_elementwise_before_permute(
