@@ -123,6 +123,10 @@ def TgcExpand : Pass<"tgc-expand", "::mlir::ModuleOp"> {
     and are gathered with tgc.vectorize, stores take each lane with
     tgc.gep. tgc-devectorize then turns contiguous lanes into vector loads
     and stores.
+
+    Before writing lanes out, a float product of three factors,
+    `(a * b) * c`, is regrouped so that its inner product varies with the
+    fewest copied lanes: `x * s` once per copy becomes `s * w` once.
   }];
   let options = [
     Option<"maxVector", "max-vector", "int64_t", "64",

@@ -315,3 +315,55 @@ func.func @concat_lanes(%a: tensor<1xf32>, %b: tensor<1xf32>,
   }
   return %k : tensor<3xf32>
 }
+
+// (x * s) * w, x varying with the copied range p and w with the vector
+// range o, is regrouped x * (s * w): one vector product of the scale and
+// the weight, shared by both copies, instead of x * s once per copy (a
+// Squeeze-and-Excitation scale fused into a 1x1 convolution's tile).
+// CHECK-LABEL: func @regroup_product(
+//       CHECK:     tgc.index %arg4[
+//  CHECK-NEXT:     tgc.load
+//  CHECK-NEXT:     %[[S:.*]] = tgc.vectorize
+//       CHECK:     %[[W:.*]] = tgc.vectorize
+//  CHECK-NEXT:     %[[SW:.*]] = tgc.mul %[[S]], %[[W]] : vector<4xf32>
+//  CHECK-NEXT:     tgc.mul %{{.*}}, %[[SW]] : vector<4xf32>
+//  CHECK-NEXT:     tgc.mul %{{.*}}, %[[SW]] : vector<4xf32>
+//  CHECK-NEXT:     tgc.end
+// With every range copied nothing is gained (s * w would be 4 copies, x * s
+// is 2): 2 products x * s and 8 with w.
+// COPIES-LABEL: func @regroup_product(
+// COPIES-COUNT-10: tgc.mul %{{.*}}, %{{.*}} : f32
+//   COPIES-NOT:     tgc.mul %{{.*}}, %{{.*}} : f32
+//       COPIES:     tgc.end
+func.func @regroup_product(%x: tensor<16xf32>, %s: tensor<8xf32>, %w: tensor<32xf32>) -> tensor<8xf32> {
+  %r = tgc.kernel "r_2_4_8" (%x, %s, %w) : (tensor<16xf32>, tensor<8xf32>, tensor<32xf32>) -> tensor<8xf32> {
+  ^bb0(%xin: !tgc.ptr<f32>, %sin: !tgc.ptr<f32>, %win: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c4 = tgc.const 4 : index
+    %c8 = tgc.const 8 : index
+    %p = tgc.range 2 upcast id 0
+    %o = tgc.range 4 upcast id 1
+    %k = tgc.range 8 reduce id 2
+    %p8 = tgc.mul %p, %c8 : index
+    %xi = tgc.add %p8, %k : index
+    %xp = tgc.index %xin[%xi] : !tgc.ptr<f32>
+    %xv = tgc.load %xp : !tgc.ptr<f32> -> f32
+    %sp = tgc.index %sin[%k] : !tgc.ptr<f32>
+    %sv = tgc.load %sp : !tgc.ptr<f32> -> f32
+    %k4 = tgc.mul %k, %c4 : index
+    %wi = tgc.add %k4, %o : index
+    %wp = tgc.index %win[%wi] : !tgc.ptr<f32>
+    %wv = tgc.load %wp : !tgc.ptr<f32> -> f32
+    %xs = tgc.mul %xv, %sv : f32
+    %m = tgc.mul %xs, %wv : f32
+    tgc.end %k
+    %sum = tgc.reduce add %m over %k : f32
+    %p4 = tgc.mul %p, %c4 : index
+    %oi = tgc.add %p4, %o : index
+    %op = tgc.index %out[%oi] : !tgc.ptr<f32>
+    tgc.store %op, %sum : !tgc.ptr<f32>, f32
+    tgc.end %o
+    tgc.end %p
+    tgc.sink
+  }
+  return %r : tensor<8xf32>
+}
