@@ -107,6 +107,25 @@ Value combine(OpBuilder &builder, Location loc, ReduceKind kind,
   return parts.front();
 }
 
+/// The reduce range `gate` is computed from, if it is computed from one:
+/// a concatenation along the reduction picks its part so (and a padded
+/// output axis adds its own test).
+Value partAlong(Value gate, KernelOp kernel) {
+  if (!gate)
+    return {};
+  Value along;
+  WalkResult walk = kernel.walk([&](RangeOp range) {
+    if (range.getAxis() != AxisType::reduce ||
+        !isComputedFrom(gate, range.getResult()))
+      return WalkResult::advance();
+    if (along)
+      return WalkResult::interrupt();
+    along = range.getResult();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted() ? Value() : along;
+}
+
 /// The lane range whose lanes are contiguous in memory for the most
 /// accesses (an access in a reduction loop counts four times), weighed by
 /// its lanes (a vector of 8 does the work of two of 4: AVX2's Winograd
@@ -137,6 +156,11 @@ RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
     if (picksLanes)
       continue;
     int64_t score = 0;
+    // The parts of a concatenation along a reduction are read under gates
+    // of the reduce index alone, one part per step: they count as one
+    // access (SqueezeNet's squeeze convolutions read two parts, which
+    // outvoted their weights' 8 lanes with 4 pixels).
+    llvm::SmallPtrSet<Value, 2> partsCounted;
     kernel.walk([&](IndexOp index) {
       if (!isa<BlockArgument>(index.getBuf()))
         return;
@@ -147,6 +171,9 @@ RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
       bool inReduce = llvm::any_of(reduceRanges, [&](Value r) {
         return r != range.getResult() && isComputedFrom(index.getIdx(), r);
       });
+      if (Value part = partAlong(index.getGate(), kernel);
+          part && !partsCounted.insert(part).second)
+        return;
       score += inReduce ? 4 : 1;
     });
     score *= lanes;

@@ -194,7 +194,10 @@ def TgcUnswitch : Pass<"tgc-unswitch", "::mlir::ModuleOp"> {
     axis) is written once per piece of the index those gates compare, each
     copy under `tgc.if lo <= index < hi` with the gates decided: selects
     keep one side, gates decided true go, loads gated false become their
-    alternative. At most 64 pieces and 8192 copied ops per loop.
+    alternative. A reduction loop whose gates compare its own index (a
+    concatenation along the summed axis) is split into one loop per piece,
+    run in order, each over its piece's indices with its gates decided. At
+    most 256 pieces and 8192 copied ops per loop.
   }];
 }
 

@@ -15,6 +15,10 @@
 // selects and the other parts' loads go. The pieces' ifs exclude each
 // other, so each iteration of the outer loop runs exactly one copy.
 //
+// A reduction loop whose own index the gates compare (a concatenation
+// along the summed axis) is split instead: one loop per piece, one after
+// the other, each with its gates decided.
+//
 // Runs after tgc-linearize, on the loop program, where what is invariant
 // in a loop is what was placed outside it. CPU targets only: on a GPU the
 // position is a thread index and a copy per piece would diverge.
@@ -274,6 +278,9 @@ int64_t cloneDecided(ArrayRef<Operation *> body, IRMapping &mapping,
   SmallVector<Operation *> copies;
   llvm::SmallPtrSet<Operation *, 16> neverRead;
   for (Operation *op : body) {
+    // A condition of the loop's own index, decided for the piece.
+    if (op->getNumResults() == 1 && mapping.contains(op->getResult(0)))
+      continue;
     if (auto where = dyn_cast<WhereOp>(op)) {
       if (auto cond = constantBool(mapping.lookupOrDefault(where.getCond()))) {
         mapping.map(
@@ -347,18 +354,61 @@ void eraseUnusedDefinitions(ArrayRef<Value> values) {
   }
 }
 
+/// True if a value computed in the loop is read after it: its copies are
+/// alternatives or pieces, and none of them alone defines it.
+bool isReadAfter(ArrayRef<Operation *> body) {
+  llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
+  for (Operation *op : body)
+    for (Operation *user : op->getUsers())
+      if (!inside.contains(user))
+        return true;
+  return false;
+}
+
+/// The copies of the loop made after `before` (or from the block's start)
+/// replace it, unless together they kept too much of it: then they go and
+/// the loop stays. Returns whether the copies replaced the loop.
+bool replaceByCopies(const Loop &loop, ArrayRef<Operation *> body,
+                     Operation *before, int64_t copied) {
+  Operation *range = loop.range;
+  if (copied > kMaxClonedOps) {
+    SmallVector<Operation *> added;
+    for (Operation *op = before ? before->getNextNode()
+                                : &range->getBlock()->front();
+         op != range; op = op->getNextNode())
+      added.push_back(op);
+    for (Operation *op : llvm::reverse(added))
+      op->erase();
+    return false;
+  }
+  // Users come after their operands, so erasing backwards leaves no use
+  // of an erased op.
+  for (Operation *op : llvm::reverse(body))
+    op->erase();
+  return true;
+}
+
+/// Maps each of the switch's conditions to its value where the subject is
+/// `x`: an i1 constant made at the builder's point, added to `decided`.
+void decideAt(const Switch &s, int64_t x, OpBuilder &builder,
+              IRMapping &mapping, SmallVectorImpl<Value> &decided) {
+  for (Value condition : s.conditions) {
+    decided.push_back(builder.create<ConstOp>(
+        condition.getLoc(),
+        builder.getIntegerAttr(builder.getI1Type(),
+                               *evaluateAt(condition, s.subject, x))));
+    mapping.map(condition, decided.back());
+  }
+}
+
 /// One copy of the loop per piece, each under an if on its piece.
 bool unswitch(Loop loop) {
   if (loop.range.getAxis() == AxisType::thread)
     return false;
   SmallVector<Operation *> body = bodyOf(loop);
-  // Nothing computed in the loop may be read after it: the copies are
-  // alternatives, and only the one that ran would have defined it.
+  if (isReadAfter(body))
+    return false;
   llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
-  for (Operation *op : body)
-    for (Operation *user : op->getUsers())
-      if (!inside.contains(user))
-        return false;
   std::optional<Switch> found = findSwitch(body, inside);
   if (!found || found->gatedLoads < 2)
     return false;
@@ -386,10 +436,6 @@ bool unswitch(Loop loop) {
   auto index = [&](int64_t value) -> Value {
     return builder.create<ConstOp>(loc, builder.getIndexAttr(value));
   };
-  auto boolean = [&](bool value) -> Value {
-    return builder.create<ConstOp>(
-        loc, builder.getIntegerAttr(builder.getI1Type(), value));
-  };
   // Everything the copies add goes between these two.
   Operation *before = loop.range->getPrevNode();
   int64_t copied = 0;
@@ -404,32 +450,89 @@ bool unswitch(Loop loop) {
     }
     IRMapping mapping;
     SmallVector<Value> decided;
-    for (Value condition : found->conditions) {
-      decided.push_back(boolean(*evaluateAt(condition, subject, lo)));
-      mapping.map(condition, decided.back());
-    }
+    decideAt(*found, lo, builder, mapping, decided);
     builder.create<IfOp>(loc, guard);
     copied += cloneDecided(body, mapping, builder);
     builder.create<EndifOp>(loc);
     eraseUnusedDefinitions(decided);
   }
-  if (copied > kMaxClonedOps) {
-    // Each piece keeps too much of the loop: take the copies back.
-    SmallVector<Operation *> added;
-    for (Operation *op = before ? before->getNextNode()
-                                : &loop.range->getBlock()->front();
-         op != loop.range; op = op->getNextNode())
-      added.push_back(op);
-    for (Operation *op : llvm::reverse(added))
-      op->erase();
+  if (!replaceByCopies(loop, body, before, copied))
     return false;
-  }
-  // Users come after their operands, so erasing backwards leaves no use
-  // of an erased op.
-  for (Operation *op : llvm::reverse(body))
-    op->erase();
   eraseUnusedDefinitions(found->conditions);
   return true;
+}
+
+/// The conditions computed in the loop that compare its own index with
+/// constants (and combinations of them), with the cuts where they change.
+Switch selfSwitch(Loop loop, ArrayRef<Operation *> body) {
+  Switch found;
+  found.subject = loop.range.getResult();
+  for (Operation *op : body) {
+    if (op->getNumResults() != 1 || !op->getResult(0).getType().isInteger(1) ||
+        constantBool(op->getResult(0)))
+      continue;
+    SmallVector<int64_t> cuts;
+    if (!evaluateAt(op->getResult(0), found.subject, 0, &cuts))
+      continue;
+    found.conditions.push_back(op->getResult(0));
+    found.cuts.append(cuts);
+  }
+  llvm::SmallPtrSet<Value, 16> decided(found.conditions.begin(),
+                                       found.conditions.end());
+  for (Operation *op : body)
+    if (auto load = dyn_cast<LoadOp>(op))
+      if (auto index = load.getPtr().getDefiningOp<IndexOp>();
+          index && index.getGate() && decided.contains(index.getGate()))
+        ++found.gatedLoads;
+  return found;
+}
+
+/// A loop whose loads are gated by comparisons of its own index, written
+/// as one loop per piece of its range: a concatenation along a reduction
+/// (SqueezeNet's squeeze convolutions sum over the channels of the two
+/// expand branches before them) read both parts under gates and selected
+/// one in every step; its copies read one part each, ungated, over the
+/// part's channels. The pieces run one after the other, in order, so a
+/// reduction adds the same terms in the same order.
+bool split(Loop loop) {
+  // Output loops are cut by unswitching the loops inside them.
+  if (loop.range.getAxis() != AxisType::reduce)
+    return false;
+  SmallVector<Operation *> body = bodyOf(loop);
+  if (isReadAfter(body))
+    return false;
+  Switch found = selfSwitch(loop, body);
+  if (found.gatedLoads < 2)
+    return false;
+  int64_t bound = loop.range.getBound();
+  SmallVector<std::pair<int64_t, int64_t>> pieces =
+      piecesOf(found, IndexBounds{0, bound - 1});
+  if (pieces.size() < 2 || (int64_t)pieces.size() > kMaxPieces ||
+      (int64_t)(pieces.size() * body.size()) > kMaxCopiedOps)
+    return false;
+
+  OpBuilder builder(loop.range);
+  Location loc = loop.range.getLoc();
+  ArrayRef<Operation *> inner = ArrayRef(body).drop_front().drop_back();
+  Operation *before = loop.range->getPrevNode();
+  int64_t copied = 0;
+  for (auto [lo, hi] : pieces) {
+    auto range = cast<RangeOp>(builder.clone(*loop.range));
+    range.setBound(hi - lo);
+    Value index = range.getResult();
+    if (lo != 0)
+      index = builder.create<AddOp>(
+          loc, index.getType(), index,
+          builder.create<ConstOp>(loc, builder.getIndexAttr(lo)));
+    IRMapping mapping;
+    mapping.map(loop.range.getResult(), index);
+    SmallVector<Value> decided;
+    decideAt(found, lo, builder, mapping, decided);
+    copied += cloneDecided(inner, mapping, builder);
+    builder.create<EndOp>(loc, range.getResult());
+    eraseUnusedDefinitions(decided);
+  }
+  return replaceByCopies(loop, body, before, copied);
 }
 
 struct Unswitch : impl::TgcUnswitchBase<Unswitch> {
@@ -444,7 +547,7 @@ struct Unswitch : impl::TgcUnswitchBase<Unswitch> {
       for (int done = 0; done < kMaxUnswitchedLoops; ++done) {
         bool changed = false;
         for (const Loop &loop : loopsOf(kernel))
-          if ((changed = unswitch(loop)))
+          if ((changed = unswitch(loop) || split(loop)))
             break;
         if (!changed)
           break;

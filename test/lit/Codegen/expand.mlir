@@ -367,3 +367,51 @@ func.func @regroup_product(%x: tensor<16xf32>, %s: tensor<8xf32>, %w: tensor<32x
   }
   return %r : tensor<8xf32>
 }
+
+// The parts of a concatenation along the reduction (loads gated by the
+// reduce index) count as one access when the vector range is chosen: the
+// weight's 8 lanes win over the two parts' 4 pixels (SqueezeNet's squeeze
+// convolutions).
+// CHECK-LABEL: func @concat_parts_vote_once(
+//   CHECK-NOT:     vector<4xf32>
+//       CHECK:     tgc.vectorize %[[X:.*]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]] : {{.*}} -> vector<8xf32>
+//   CHECK-NOT:     vector<4xf32>
+//       CHECK:     tgc.sink
+func.func @concat_parts_vote_once(%a: tensor<16xf32>, %b: tensor<16xf32>, %w: tensor<64xf32>) -> tensor<32xf32> {
+  %r = tgc.kernel "r_8_4_8" (%a, %b, %w) : (tensor<16xf32>, tensor<16xf32>, tensor<64xf32>) -> tensor<32xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c3 = tgc.const 3 : index
+    %c4 = tgc.const 4 : index
+    %c8 = tgc.const 8 : index
+    %m16 = tgc.const -16 : index
+    %zero = tgc.const 0.0 : f32
+    %o = tgc.range 8 upcast id 0
+    %p = tgc.range 4 upcast id 1
+    %k = tgc.range 8 reduce id 2
+    %inA = tgc.cmplt %k, %c4 : index
+    %inB = tgc.cmplt %c3, %k : index
+    %k4 = tgc.mul %k, %c4 : index
+    %xa = tgc.add %k4, %p : index
+    %xb = tgc.add %xa, %m16 : index
+    %ia = tgc.index %pa[%xa], %inA : !tgc.ptr<f32>
+    %ib = tgc.index %pb[%xb], %inB : !tgc.ptr<f32>
+    %va = tgc.load %ia else %zero : !tgc.ptr<f32> -> f32
+    %vb = tgc.load %ib else %zero : !tgc.ptr<f32> -> f32
+    %x = tgc.where %inB, %vb, %va : i1, f32
+    %k8 = tgc.mul %k, %c8 : index
+    %wi = tgc.add %k8, %o : index
+    %iw = tgc.index %pw[%wi] : !tgc.ptr<f32>
+    %vw = tgc.load %iw : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %vw : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %o4 = tgc.mul %o, %c4 : index
+    %oi = tgc.add %o4, %p : index
+    %op = tgc.index %out[%oi] : !tgc.ptr<f32>
+    tgc.store %op, %s : !tgc.ptr<f32>, f32
+    tgc.end %p
+    tgc.end %o
+    tgc.sink
+  }
+  return %r : tensor<32xf32>
+}

@@ -248,3 +248,54 @@ func.func @concat_inner_axis(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf
   }
   return %k : tensor<8xf32>
 }
+
+// A reduction over a concatenation (the parts' gates compare the loop's own
+// index) runs as one loop per part, one after the other, each reading its
+// part without a gate and adding into the same accumulator.
+// CHECK-LABEL: func @concat_along_reduction(
+//   CHECK-NOT:   tgc.where
+//       CHECK:   %[[K0:.*]] = tgc.range 4 reduce id 0
+//       CHECK:     %[[PA:.*]] = tgc.index %arg{{.*}}[%[[K0]]] : <f32>
+//  CHECK-NEXT:     tgc.load %[[PA]] : <f32> -> f32
+//       CHECK:   tgc.end %[[K0]]
+//       CHECK:   %[[K1:.*]] = tgc.range 4 reduce id 0
+//       CHECK:     %[[AT:.*]] = tgc.add %[[K1]], %{{.*}} : index
+//       CHECK:     %[[PB:.*]] = tgc.index %arg{{.*}}[%{{.*}}] : <f32>
+//  CHECK-NEXT:     tgc.load %[[PB]] : <f32> -> f32
+//       CHECK:   tgc.end %[[K1]]
+//   CHECK-NOT:   tgc.where
+//       CHECK:   tgc.sink
+func.func @concat_along_reduction(%a: tensor<4xf32>, %b: tensor<4xf32>, %w: tensor<8xf32>) -> tensor<1xf32> {
+  %r = tgc.kernel "r_1_8" (%a, %b, %w) : (tensor<4xf32>, tensor<4xf32>, tensor<8xf32>) -> tensor<1xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c0 = tgc.const 0 : index
+    %c3 = tgc.const 3 : index
+    %c4 = tgc.const 4 : index
+    %m4 = tgc.const -4 : index
+    %zero = tgc.const 0.0 : f32
+    %acc = tgc.define_reg 1 : !tgc.ptr<f32, reg>
+    %ai = tgc.index %acc[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %ai, %zero : !tgc.ptr<f32, reg>, f32
+    %k = tgc.range 8 reduce id 0
+    %inA = tgc.cmplt %k, %c4 : index
+    %inB = tgc.cmplt %c3, %k : index
+    %atB = tgc.add %k, %m4 : index
+    %ia = tgc.index %pa[%k], %inA : !tgc.ptr<f32>
+    %ib = tgc.index %pb[%atB], %inB : !tgc.ptr<f32>
+    %va = tgc.load %ia else %zero : !tgc.ptr<f32> -> f32
+    %vb = tgc.load %ib else %zero : !tgc.ptr<f32> -> f32
+    %v = tgc.where %inB, %vb, %va : i1, f32
+    %iw = tgc.index %pw[%k] : !tgc.ptr<f32>
+    %vw = tgc.load %iw : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %v, %vw : f32
+    %s = tgc.load %ai : !tgc.ptr<f32, reg> -> f32
+    %n = tgc.add %s, %m : f32
+    tgc.store %ai, %n : !tgc.ptr<f32, reg>, f32
+    tgc.end %k
+    %sum = tgc.load %ai : !tgc.ptr<f32, reg> -> f32
+    %o = tgc.index %out[%c0] : !tgc.ptr<f32>
+    tgc.store %o, %sum : !tgc.ptr<f32>, f32
+    tgc.sink
+  }
+  return %r : tensor<1xf32>
+}
