@@ -356,8 +356,8 @@ void eraseUnusedDefinitions(ArrayRef<Value> values) {
 
 /// True if a value computed in the loop is read after it: its copies are
 /// alternatives or pieces, and none of them alone defines it.
-bool isReadAfter(ArrayRef<Operation *> body) {
-  llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
+bool isReadAfter(ArrayRef<Operation *> body,
+                 const llvm::SmallPtrSetImpl<Operation *> &inside) {
   for (Operation *op : body)
     for (Operation *user : op->getUsers())
       if (!inside.contains(user))
@@ -406,9 +406,9 @@ bool unswitch(Loop loop) {
   if (loop.range.getAxis() == AxisType::thread)
     return false;
   SmallVector<Operation *> body = bodyOf(loop);
-  if (isReadAfter(body))
-    return false;
   llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
+  if (isReadAfter(body, inside))
+    return false;
   std::optional<Switch> found = findSwitch(body, inside);
   if (!found || found->gatedLoads < 2)
     return false;
@@ -499,7 +499,8 @@ bool split(Loop loop) {
   if (loop.range.getAxis() != AxisType::reduce)
     return false;
   SmallVector<Operation *> body = bodyOf(loop);
-  if (isReadAfter(body))
+  llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
+  if (isReadAfter(body, inside))
     return false;
   Switch found = selfSwitch(loop, body);
   if (found.gatedLoads < 2)
