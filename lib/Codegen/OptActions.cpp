@@ -218,8 +218,16 @@ bool dependsOn(Value value, Value range,
   return result;
 }
 
+/// True if every use of `index` is a load.
+bool onlyLoaded(IndexOp index) {
+  return llvm::all_of(index->getUsers(),
+                      [](Operation *user) { return isa<LoadOp>(user); });
+}
+
 /// PADTO(axis, n): the range runs to the next multiple of n; every buffer
-/// access that depends on it is gated by `range < old bound`.
+/// access that depends on it is gated by `range < old bound`. A load gated
+/// by padding alone is marked `padding`: its value past the bound feeds
+/// only outputs that are never stored.
 void applyPadto(RangeOp range, int64_t amount) {
   int64_t bound = range.getBound();
   int64_t padded = (bound + amount - 1) / amount * amount;
@@ -240,10 +248,12 @@ void applyPadto(RangeOp range, int64_t amount) {
         accesses.push_back(index);
   for (IndexOp index : accesses) {
     Value gate = valid;
-    if (Value old = index.getGate()) {
+    Value old = index.getGate();
+    if (old) {
       builder.setInsertionPoint(index);
       gate = builder.create<AndOp>(loc, old, valid);
     }
+    index.setPadding((!old || index.getPadding()) && onlyLoaded(index));
     index.getGateMutable().assign(gate);
   }
 }

@@ -292,6 +292,7 @@ void mlir::tgc::packWeight(KernelOp kernel, unsigned input, RangeOp range,
                                       onlyPadding(gate, padded) &&
                                       readsZeroOutside(index)) {
       index.getGateMutable().clear();
+      index.setPadding(false);
       for (Operation *user : index->getUsers())
         cast<LoadOp>(user).getAltMutable().clear();
       eraseIfDead(gate);

@@ -459,12 +459,20 @@ def Tgc_IndexOp : Tgc_Op<"index", [Pure, AllTypesMatch<["buf", "result"]>]> {
     With a gate, a load through the result reads its `alt` value where the
     gate is false and a store through it does nothing.
 
+    `padding` says the gate only masks lanes of an axis padded past its
+    bound (PADTO): what a load reads there is never used, so a renderer may
+    read any element of the buffer instead of branching (a scalar load of
+    `buf[gate ? i : 0]`), which keeps a compiler's register allocation of
+    the loop around it intact.
+
     Example: `%p = tgc.index %buf[%i], %valid : !tgc.ptr<f32>`
   }];
-  let arguments = (ins Tgc_AnyPtr:$buf, Index:$idx, Optional<I1>:$gate);
+  let arguments = (ins Tgc_AnyPtr:$buf, Index:$idx, Optional<I1>:$gate,
+                       UnitAttr:$padding);
   let results = (outs Tgc_AnyPtr:$result);
   let assemblyFormat =
-      "$buf `[` $idx `]` (`,` $gate^)? attr-dict `:` type($result)";
+      "$buf `[` $idx `]` (`,` $gate^)? (`padding` $padding^)? attr-dict "
+      "`:` type($result)";
 }
 
 def Tgc_LoadOp : Tgc_Op<"load", [
