@@ -58,6 +58,22 @@ def TgcSymbolic : Pass<"tgc-symbolic", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcOrderReductions : Pass<"tgc-order-reductions", "::mlir::ModuleOp"> {
+  let summary = "Nest a reduction's loops by how far the input moves along them";
+  let description = [{
+    In each lowered kernel not optimized yet, the loops of a reduction over
+    several axes that open one right inside the other, the innermost
+    stepping a cache line (64 bytes) or more, are reordered so that the
+    addresses of the computed (non-constant) inputs move least along the
+    innermost (by getLaneStride; constant weights are left out,
+    PACK lays them out later), ties in their order. A channels-last
+    convolution then sums its input channels innermost, reading each
+    pixel's channels along a cache line, instead of stepping to another
+    pixel with every step of kh and kw. A channels-first one keeps
+    (channel, kh, kw).
+  }];
+}
+
 def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
   let summary = "Apply kernel optimization actions (tinygrad: opt)";
   let description = [{

@@ -58,12 +58,13 @@ static const Stage kStages[] = {
     {"plan", [](OpPassManager &pm,
                 const PipelineOptions &) { pm.addPass(createTgcPlan()); }},
     // kernels become loop programs; one-hot gathers indexed loads; index
-    // math simplified by bounds
+    // math simplified by bounds; reductions nested by the input's strides
     {"lower",
      [](OpPassManager &pm, const PipelineOptions &) {
        pm.addPass(createTgcLower());
        pm.addPass(createTgcCollapseGather());
        pm.addPass(createTgcSymbolic());
+       pm.addPass(createTgcOrderReductions());
      }},
     // kernel opt actions for the target CPU (none with --no-opt)
     {"optimize",
