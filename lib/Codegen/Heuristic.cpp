@@ -600,18 +600,21 @@ constexpr int64_t kPairIdleShare = 16;
 
 /// The length a register tile's axis is computed over beside two vectors:
 /// `tileBound` (its bound or paddedTileBound's) where that has a divisor
-/// to tile by within the accumulators, else the bound's next multiple of
-/// the copies that fill them if that leaves at most a sixteenth idle.
-/// A 1x1 convolution at 7x7 has no divisor of its 49 pixels within AVX2's
-/// 4 copies of two vectors: 2 by 4 of 52 pixels ran 1.1x faster than one
-/// vector by 7 (8 loads per 7 FMAs), ResNet-18's Winograd products over
-/// 7x7 tiles 1.25x (43 -> 57 GFLOP/s). Rows of 7 padded to 8 (an eighth
-/// idle) keep one vector by 7: with its stride-2 1x1 convolutions padded
-/// so too, ResNet-18 ran 1.05x slower.
+/// to tile by that fills three quarters of the accumulators or more, else
+/// the bound's next multiple of the copies that fill them if that leaves
+/// at most a sixteenth idle. A 1x1 convolution at 7x7 has no divisor of
+/// its 49 pixels within AVX2's 4 copies of two vectors: 2 by 4 of 52
+/// pixels ran 1.1x faster than one vector by 7 (8 loads per 7 FMAs),
+/// ResNet-18's Winograd products over 7x7 tiles 1.25x (43 -> 57 GFLOP/s).
+/// SqueezeNet's rows of 111 and 27 pixels, by 3 (6 accumulators, FMAs
+/// waiting on each other), ran 1.6x and 1.15x slower than padded to 112
+/// and 28 by 4 (the padded pixel's loads no branch: IndexOp `padding`).
+/// Rows of 7 padded to 8 (an eighth idle) keep one vector by 7: with its
+/// stride-2 1x1 convolutions padded so too, ResNet-18 ran 1.05x slower.
 int64_t pairedTileBound(RangeOp tile, int64_t tileBound, int64_t accumulators) {
   int64_t bound = tile.getBound(), copies = accumulators / 2;
   if (tile.getAxis() == AxisType::reduce || copies < 2 ||
-      largestDivisor(tileBound, copies) > 1)
+      largestDivisor(tileBound, copies) * 4 > copies * 3)
     return tileBound;
   int64_t padded = padIfFewIdle(bound, copies, kPairIdleShare);
   return padded != bound ? padded : tileBound;
