@@ -583,13 +583,17 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   masks, else AVX's vmaskmovps); a longer axis (ViT's 197 tokens: 13
   vectors) runs its vectors in a loop and counts the last one's lanes at
   run time; a register tile's axis that no divisor fills (197 rows) is
-  padded too (200: 8 rows; AVX2's two vectors by 4 of 49 pixels: 52); output channels padded past 4 vectors (116,
+  padded too (200: 8 rows; AVX2's two vectors by 4 of 49 pixels: 52,
+  and of 111 or 27, whose 3 fills only three quarters: 112 and 28), the
+  padded element's scalar loads reading the buffer's first element
+  instead of branching; output channels padded past 4 vectors (116,
   232, 440), or to an even count of vectors that pair up (AVX2: 440 as
   28 pairs of 8), get their constant weights packed with zeros in the
   padded channels, read as whole vectors; a loop that reads the parts of a
   concatenation along an outer axis (DenseNet's channels), or a padded
   tile's copies, is written once per part, its gates decided
-  (tgc-unswitch); a 1x1
+  (tgc-unswitch); a channels-last convolution sums its input channels in
+  its innermost loop (tgc-order-reductions); a 1x1
   convolution fused into a global pool unrolls its pixels into the tile; a
   constant Gemm B is packed into panels of the tile's 32 columns (its rows
   4 KiB apart would share a few cache sets), and THREAD splits the axis

@@ -35,9 +35,9 @@ namespace {
 bool readsComputedInput(KernelOp kernel, IndexOp index) {
   auto arg = dyn_cast<BlockArgument>(index.getBuf());
   if (!arg || arg.getOwner() != &kernel.getBlock() ||
-      arg.getArgNumber() >= kernel->getNumOperands())
+      arg.getArgNumber() >= kernel.getInputs().size())
     return false;
-  return !kernel->getOperand(arg.getArgNumber()).getDefiningOp<ConstOp>();
+  return !kernel.getInputs()[arg.getArgNumber()].getDefiningOp<ConstOp>();
 }
 
 /// A cache line: loops that step less than this read along one.
@@ -106,18 +106,14 @@ void orderReduction(KernelOp kernel, ReduceOp reduce) {
     order.push_back(entry.second);
   if (order == ranges)
     return;
-  // The loops open in the new order where the outermost opened, and close
-  // innermost first where the innermost closed.
-  Operation *opening = ranges.front()->getPrevNode();
-  Operation *closing = ends.back()->getPrevNode();
-  for (RangeOp range : llvm::reverse(order)) {
-    if (opening)
-      range->moveAfter(opening);
-    else
-      range->moveBefore(&kernel.getBlock().front());
-  }
+  // The loops open in the new order right before the summed body, and
+  // close innermost first right after it.
+  Operation *body = ranges.back()->getNextNode();
+  Operation *afterEnds = ends.front()->getNextNode();
   for (RangeOp range : order)
-    ends[llvm::find(ranges, range) - ranges.begin()]->moveAfter(closing);
+    range->moveBefore(body);
+  for (RangeOp range : llvm::reverse(order))
+    ends[llvm::find(ranges, range) - ranges.begin()]->moveBefore(afterEnds);
   SmallVector<Value> values(order.begin(), order.end());
   reduce.getRangesMutable().assign(values);
 }

@@ -165,6 +165,19 @@ struct Switch {
   int64_t selects = 0;
 };
 
+/// Loads in `body` through a gated index whose gate `decides` holds for:
+/// the loads the copies read ungated, or not at all.
+int64_t countGatedLoads(ArrayRef<Operation *> body,
+                        llvm::function_ref<bool(Value)> decides) {
+  int64_t count = 0;
+  for (Operation *op : body)
+    if (auto load = dyn_cast<LoadOp>(op))
+      if (auto index = load.getPtr().getDefiningOp<IndexOp>();
+          index && index.getGate() && decides(index.getGate()))
+        ++count;
+  return count;
+}
+
 std::optional<Switch>
 findSwitch(ArrayRef<Operation *> body,
            const llvm::SmallPtrSetImpl<Operation *> &inside) {
@@ -218,15 +231,12 @@ findSwitch(ArrayRef<Operation *> body,
            (isDecided(def->getOperand(0), depth + 1) ||
             isDecided(def->getOperand(1), depth + 1));
   };
-  for (Operation *op : body) {
-    if (auto load = dyn_cast<LoadOp>(op))
-      if (auto index = load.getPtr().getDefiningOp<IndexOp>();
-          index && index.getGate() && isDecided(index.getGate(), 0))
-        ++best.gatedLoads;
+  best.gatedLoads =
+      countGatedLoads(body, [&](Value gate) { return isDecided(gate, 0); });
+  for (Operation *op : body)
     if (auto where = dyn_cast<WhereOp>(op);
         where && isDecided(where.getCond(), 0))
       ++best.selects;
-  }
   return best;
 }
 
@@ -479,11 +489,8 @@ Switch selfSwitch(Loop loop, ArrayRef<Operation *> body) {
   }
   llvm::SmallPtrSet<Value, 16> decided(found.conditions.begin(),
                                        found.conditions.end());
-  for (Operation *op : body)
-    if (auto load = dyn_cast<LoadOp>(op))
-      if (auto index = load.getPtr().getDefiningOp<IndexOp>();
-          index && index.getGate() && decided.contains(index.getGate()))
-        ++found.gatedLoads;
+  found.gatedLoads =
+      countGatedLoads(body, [&](Value gate) { return decided.contains(gate); });
   return found;
 }
 
