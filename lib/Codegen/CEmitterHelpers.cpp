@@ -291,6 +291,15 @@ typedef @M@ @T@_m __attribute__((vector_size(@B@)));
 #define @T@_store(p, x) (*(@T@_u *)(p) = (x))
 #define @T@_lane(x, i) ((x)[i])
 #define @T@_make(...) ((@T@){__VA_ARGS__})
+/* permute(a, b, index...): lane k is lane index_k of a, or lane
+   index_k - @N@ of b where index_k >= @N@; the @N@ indices are constants.
+   One permute instruction, where made lane by lane each lane is an
+   insert. */
+#if defined(__clang__)
+#define @T@_permute(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define @T@_permute(a, b, ...) __builtin_shuffle(a, b, (@T@_m){__VA_ARGS__})
+#endif
 #define @T@_add(a, b) ((a) + (b))
 #define @T@_sub(a, b) ((a) - (b))
 #define @T@_mul(a, b) ((a) * (b))
@@ -345,6 +354,14 @@ TGC_VECTOR_FN @T@ @T@_load(const @E@ *p) {
   return r;
 }
 TGC_VECTOR_FN void @T@_store(@E@ *p, @T@ x) { memcpy(p, x.v, sizeof x.v); }
+TGC_VECTOR_FN @T@ @T@_permute_(@T@ a, @T@ b, const int *index) {
+  @T@ r;
+  int i;
+  for (i = 0; i < @N@; ++i)
+    r.v[i] = index[i] < @N@ ? a.v[index[i]] : b.v[index[i] - @N@];
+  return r;
+}
+#define @T@_permute(a, b, ...) @T@_permute_(a, b, (const int[]){__VA_ARGS__})
 TGC_VECTOR_FN @T@ @T@_load_part(const @E@ *p, int n, @T@ alt) {
   memcpy(alt.v, p, n * sizeof *p);
   return alt;

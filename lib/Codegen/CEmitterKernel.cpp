@@ -97,6 +97,12 @@ private:
   LogicalResult renderMax(MaxOp op);
   LogicalResult renderNeg(NegOp op);
   LogicalResult renderVectorize(VectorizeOp op);
+  /// `op` as a permute of the (at most two) native vectors of its type
+  /// whose lanes it gathers, its constant lanes (all one value) from a
+  /// splat; std::nullopt where it is not one. A vector made lane by lane
+  /// compiles to an insert per lane (GCC: 90 instructions for the even
+  /// lanes of two AVX-512 vectors), a permute to one instruction.
+  std::optional<std::string> permuteOf(VectorizeOp op, StringRef vector);
 
   // Native vectors.
   /// The C type of `type` as a native vector, or "".
@@ -875,6 +881,56 @@ LogicalResult KernelRenderer::renderDefine(Operation *op, int64_t size,
   return success();
 }
 
+std::optional<std::string> KernelRenderer::permuteOf(VectorizeOp op,
+                                                     StringRef vector) {
+  int64_t width = op.getSrcs().size();
+  SmallVector<Value, 2> sources;
+  SmallVector<int64_t> indices;
+  std::optional<std::string> fill;
+  for (Value src : op.getSrcs()) {
+    if (src.getDefiningOp<ConstOp>()) {
+      const std::string &constant = lanes[src].front();
+      if (fill && *fill != constant)
+        return std::nullopt;
+      fill = constant;
+      indices.push_back(-1);
+      continue;
+    }
+    auto gep = src.getDefiningOp<GepOp>();
+    if (!gep || nativeType(gep.getSrc().getType()) != vector)
+      return std::nullopt;
+    auto *known = llvm::find(sources, gep.getSrc());
+    if (known == sources.end()) {
+      if (sources.size() == 2)
+        return std::nullopt;
+      sources.push_back(gep.getSrc());
+      known = sources.end() - 1;
+    }
+    indices.push_back((known - sources.begin()) * width + gep.getLane());
+  }
+  if (sources.empty())
+    return std::nullopt;
+  std::string first = lanes[sources.front()].front();
+  std::string second = sources.size() == 2 ? lanes[sources[1]].front() : first;
+  auto permute = [&](StringRef a, StringRef b, ArrayRef<int64_t> from) {
+    std::string text = vector.str() + "_permute(" + a.str() + ", " + b.str();
+    for (int64_t index : from)
+      text += ", " + std::to_string(index);
+    return text + ")";
+  };
+  if (!fill)
+    return permute(first, second, indices);
+  // The constant lanes come from a splat, the second source of a permute
+  // of the gathered lanes.
+  SmallVector<int64_t> gathered, placed;
+  for (auto [lane, index] : llvm::enumerate(indices)) {
+    gathered.push_back(index < 0 ? 0 : index);
+    placed.push_back(index < 0 ? width : (int64_t)lane);
+  }
+  return permute(permute(first, second, gathered),
+                 vector.str() + "_splat(" + *fill + ")", placed);
+}
+
 LogicalResult KernelRenderer::renderVectorize(VectorizeOp op) {
   SmallVector<std::string, 1> &result = lanes[op.getResult()];
   std::string vector = nativeType(op.getType());
@@ -893,6 +949,9 @@ LogicalResult KernelRenderer::renderVectorize(VectorizeOp op) {
   bool splat = llvm::all_equal(op.getSrcs());
   std::string expr = splat ? vector + "_splat(" + srcs.front() + ")"
                            : vector + "_make(" + llvm::join(srcs, ", ") + ")";
+  if (!splat)
+    if (std::optional<std::string> permuted = permuteOf(op, vector))
+      expr = *permuted;
   if (splat && op.getSrcs().front().getDefiningOp<ConstOp>()) {
     result.assign(1, expr);
     return success();

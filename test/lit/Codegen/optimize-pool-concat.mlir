@@ -4,7 +4,7 @@
 // (enough with AVX-512's 16 lanes) had left it a chain of scalar max ops,
 // 13x slower. The loop is written once per part of the concatenation, and
 // in each copy the lanes of every other element of one part become two
-// vector loads and a pick of their even lanes, not 8 scalar loads: those
+// vector loads and a permute of their even lanes, not 8 scalar loads: those
 // lanes were selects between the parts' loads until the copies decided
 // them.
 // RUN: tgc-opt %s --tgc-pipeline="after=import cpu=haswell thread-tasks=0" | tgc-translate --emit-c > %t.c
@@ -13,10 +13,12 @@
 
 // CHECK: /* opts: PADTO(2,8) UPCAST(2,8) UPCAST(2,7) */
 // CHECK: if (
-// CHECK-COUNT-7: tgc_f32x8_make(tgc_f32x8_lane(val{{[0-9]+}}, 0), tgc_f32x8_lane(val{{[0-9]+}}, 2),
+// CHECK-COUNT-6: tgc_f32x8_permute(val{{[0-9]+}}, val{{[0-9]+}}, 0, 2, 4, 6, 8, 10, 12, 14);
+// CHECK: tgc_f32x8_permute(tgc_f32x8_permute(val{{[0-9]+}}, val{{[0-9]+}}, 0, 2, 4, 6, 8, 10, 12, 0), tgc_f32x8_splat(0.0f), 0, 1, 2, 3, 4, 5, 6, 8);
 // CHECK: if (
 // CHECK: tgc_f32x8_load(data1 +
-// CHECK-COUNT-7: tgc_f32x8_make(tgc_f32x8_lane(val{{[0-9]+}}, 0), tgc_f32x8_lane(val{{[0-9]+}}, 2),
+// CHECK-COUNT-6: tgc_f32x8_permute(val{{[0-9]+}}, val{{[0-9]+}}, 0, 2, 4, 6, 8, 10, 12, 14);
+// CHECK: tgc_f32x8_permute(tgc_f32x8_permute(val{{[0-9]+}}, val{{[0-9]+}}, 0, 2, 4, 6, 8, 10, 12, 0), tgc_f32x8_splat(0.0f), 0, 1, 2, 3, 4, 5, 6, 8);
 // CHECK: tgc_f32x8_store_part(data2 + {{.*}}, 7,
 
 func.func @main(%a: tensor<1x4x111x111xf32> {tgc.name = "a"}, %b: tensor<1x4x111x111xf32> {tgc.name = "b"}) -> (tensor<1x8x55x55xf32> {tgc.name = "y"}) {
