@@ -24,6 +24,7 @@
 #include "Codegen/CEmitterSupport.h"
 #include "Codegen/PartialVectors.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -229,6 +230,13 @@ static std::optional<std::pair<Value, Value>> matchMinOfNumber(NegOp op) {
   return std::make_pair(inner.getSrc(), max.getRhs());
 }
 
+/// True if `op`'s gate is the constant false: nothing is ever read or
+/// written through it (the padded copy of a register tile in a loop that
+/// tgc-unswitch split off), so its address is never computed.
+static bool isNeverTouched(IndexOp op) {
+  return op.getGate() && matchPattern(op.getGate(), m_Zero());
+}
+
 /// One backward walk suffices: the body is a single block in which every
 /// value is defined before its uses (loop-carried values go through
 /// registers, i.e. stores).
@@ -257,6 +265,8 @@ void KernelRenderer::computeLiveness(Block &block) {
       continue;
     }
     Value result = op.getResult(0);
+    if (auto index = dyn_cast<IndexOp>(op); index && isNeverTouched(index))
+      continue;
     if (auto gep = dyn_cast<GepOp>(op)) {
       if (isLive(result, 0))
         markLive(gep.getSrc(), gep.getLane());
@@ -743,6 +753,10 @@ LogicalResult KernelRenderer::renderClose(Operation *op, Value range) {
 LogicalResult KernelRenderer::renderIndex(IndexOp op) {
   if (op.getBuf().getDefiningOp<IndexOp>())
     return op.emitOpError("indexes a pointer that is already indexed");
+  if (isNeverTouched(op)) {
+    addresses[op.getResult()] = Address{lanes[op.getBuf()].front(), "0", "0"};
+    return success();
+  }
   Address address{lanes[op.getBuf()].front(), lanes[op.getIdx()].front(), ""};
   if (op.getGate())
     address.gate = lanes[op.getGate()].front();
@@ -769,6 +783,11 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
     std::string alt =
         op.getAlt() ? lanes[op.getAlt()].front() : vector + "_splat(0)";
     std::string value = vectorSlot(op.getPtr(), address);
+    if (address.gate == "0") {
+      line(vector + " " + name + " = " + alt + ";");
+      resultLanes.assign(1, name);
+      return success();
+    }
     if (value.empty() && active)
       value = vector + "_load_part(" + address.buffer + " + " + address.index +
               ", " + *active + ", " + alt + ")";
@@ -835,6 +854,8 @@ LogicalResult KernelRenderer::renderStore(StoreOp op) {
       activeLanes(op, getLaneCount(op.getValue().getType()));
   if (std::string vector = nativeType(op.getValue().getType());
       !vector.empty()) {
+    if (address.gate == "0")
+      return success();
     std::string slot = vectorSlot(op.getPtr(), address);
     if (!slot.empty() && !active)
       line(guard + slot + " = " + valueLanes.front() + ";");
