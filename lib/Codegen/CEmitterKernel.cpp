@@ -782,12 +782,12 @@ LogicalResult KernelRenderer::renderLoad(LoadOp op) {
     helpers.requireVector(element, count);
     std::string alt =
         op.getAlt() ? lanes[op.getAlt()].front() : vector + "_splat(0)";
-    std::string value = vectorSlot(op.getPtr(), address);
     if (address.gate == "0") {
       line(vector + " " + name + " = " + alt + ";");
       resultLanes.assign(1, name);
       return success();
     }
+    std::string value = vectorSlot(op.getPtr(), address);
     if (value.empty() && active)
       value = vector + "_load_part(" + address.buffer + " + " + address.index +
               ", " + *active + ", " + alt + ")";
