@@ -351,7 +351,7 @@ bool tilesHalfVectors(KernelShape &shape, RangeOp range, int64_t lanes) {
 /// convolutions to 116 and 232 channels, in 8 and 15 vectors of 16 rather
 /// than 29 of 4 and 29 of 8).
 RangeOp longPaddedAxis(KernelShape &shape, int64_t lanes, bool sharedByTile,
-                       int64_t &bestScore) {
+                       int64_t &bestScore, bool strideTwo = false) {
   RangeOp best;
   bestScore = 0;
   for (RangeOp range : llvm::reverse(shape.outputs)) {
@@ -363,7 +363,7 @@ RangeOp longPaddedAxis(KernelShape &shape, int64_t lanes, bool sharedByTile,
         roundUp(range.getBound(), lanes) / lanes > kMaxPaddedVectors &&
         !tilesHalfVectors(shape, range, lanes);
     if (score > bestScore &&
-        loadsWhole(shape, range, lanes, /*strideTwo=*/false, packed) &&
+        loadsWhole(shape, range, lanes, strideTwo, packed) &&
         (!sharedByTile || broadcastsAlong(shape, range))) {
       best = range;
       bestScore = score;
@@ -402,6 +402,18 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
         // last vector masked beat 4 whole ones.
         if (!best)
           best = longPaddedAxis(shape, lanes, /*sharedByTile=*/true, bestScore);
+        // So too, in 16 lanes, a long row read every other element, over a
+        // reduction too short for scattered stores (kMinReduceForScatter):
+        // a stride-2 stem of 3 channels. SqueezeNet's 111 output columns
+        // in 7 vectors of 16 (two loads and one permute each) by 16 output
+        // channels ran 1.6x faster than its 64 channels as lanes by 8
+        // pixels, each pixel's 64 stores scattered. In 8 lanes (AVX2: a
+        // shuffle and a cross-lane permute per vector) the model ran 2%
+        // slower, as AVX2 code on an AVX-512 machine.
+        if (!best && lanes >= 16 && shape.reduceSize < kMinReduceForScatter)
+          if (RangeOp row = longPaddedAxis(shape, lanes, /*sharedByTile=*/true,
+                                           bestScore, /*strideTwo=*/true))
+            return {row, lanes, true};
         // A padded axis that only its stores favour (every load reads
         // every other element or does not move) loses to an axis of
         // vector loads that only scatters its stores: each of the padded
@@ -766,6 +778,35 @@ int64_t rereadBytesPerTask(KernelOp kernel, RangeOp outer, RangeOp range,
   return bytes;
 }
 
+/// True if each step of `range` stores the next run of consecutive
+/// elements of a row (an upcast axis as long as its stride), at most a
+/// cache line of them: tasks split along it would each write short pieces
+/// of every row.
+bool storesShortRunsAlong(KernelOp kernel, RangeOp range) {
+  SmallVector<RangeOp> upcasts;
+  kernel.walk([&](RangeOp r) {
+    if (r.getAxis() == AxisType::upcast)
+      upcasts.push_back(r);
+  });
+  bool any = false, all = true;
+  kernel.walk([&](StoreOp store) {
+    auto index = store.getPtr().getDefiningOp<IndexOp>();
+    std::optional<int64_t> stride =
+        index ? getLaneStride(index.getIdx(), range.getResult(), 1)
+              : std::nullopt;
+    int64_t bytes = getElementBytes(getElementTypeOrSelf(store.getValue()));
+    bool run =
+        stride && *stride > 0 && *stride * bytes <= 64 &&
+        llvm::any_of(upcasts, [&](RangeOp upcast) {
+          return (int64_t)upcast.getBound() == *stride &&
+                 getLaneStride(index.getIdx(), upcast.getResult(), 1) == 1;
+        });
+    any = true;
+    all &= run;
+  });
+  return any && all;
+}
+
 /// What a task may read again per outer iteration and still find in its
 /// core's L2 (half of the 512 KiB of the smallest L2 tgc targets).
 constexpr int64_t kRereadBudget = 256 * 1024;
@@ -814,9 +855,25 @@ void chooseThreads(KernelOp kernel, int64_t tasks) {
   // Without a reduction, tasks that split the innermost axis each copy a
   // short piece of every row (a padded copy of a channels-last image split
   // by channels moved 12 of them per pixel, 4x slower than split by rows).
-  if (reductions.empty() && splittable.size() >= 2 &&
-      taskCount(splittable[splittable.size() - 2].getBound(), tasks) >= 4)
-    splittable.pop_back();
+  // With one, so do tasks that split the vectors or pixel tiles of a row,
+  // where another axis splits as well: SqueezeNet's stem, 111 columns in 7
+  // vectors of 16, split 7 ways (the split axis then runs outermost, on one
+  // thread too) wrote 64-byte pieces of each row of its 64 channels and
+  // ran 1.3x slower than split by channels into 4. Convolutions whose tile
+  // is a row of 7 or 14 pixels move too: GoogLeNet 0.97x, ResNeXt-50
+  // 0.98x on one thread, others within noise.
+  if (splittable.size() >= 2) {
+    RangeOp inner = splittable.back();
+    auto others = llvm::drop_end(splittable);
+    if (reductions.empty()
+            ? taskCount(splittable[splittable.size() - 2].getBound(), tasks) >=
+                  4
+            : storesShortRunsAlong(kernel, inner) &&
+                  llvm::any_of(others, [&](RangeOp other) {
+                    return taskCount(other.getBound(), tasks) >= 4;
+                  }))
+      splittable.pop_back();
+  }
   bool anyWithReduce = llvm::any_of(
       splittable, [&](RangeOp range) { return !repeatsReduce(range); });
   RangeOp best;

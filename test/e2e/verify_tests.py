@@ -426,6 +426,47 @@ def grouped(env):
     env.check_no_scratch_left()
 
 
+def stem(env):
+    """An image stem, a 3x3 convolution of stride 2 from 3 channels to 64
+    without padding (SqueezeNet's), and its ReLU give what numpy does. For
+    AVX-512 its rows of 111 columns are the vector lanes, 7 vectors of 16
+    in a loop, each the even lanes of two loads, by 16 output channels:
+    each output sums only 27 products, too few for its pixel's 64 stores
+    scattered across the channel planes. The loop is copied so that only
+    the last vector, whose last lane is past the row, loads partially, and
+    the threads split the channels rather than the 7 vectors of each row."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((1, 3, 224, 224)).astype(np.float32)
+    w = rng.standard_normal((64, 3, 3, 3)).astype(np.float32)
+    b = rng.standard_normal(64).astype(np.float32)
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], name="stem",
+                              kernel_shape=[3, 3], strides=[2, 2]),
+             helper.make_node("Relu", ["c"], ["y"], name="relu")]
+    y = np.maximum(conv_ref(x, w, b, stride=2), 0)
+    case = write_case(env, "stem", nodes, inits, x, [("y", y)])
+    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
+                               "--atol", "1e-4")
+    check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
+          "unexpected verify output:\n%s" % stdout)
+    opts = avx512_opts(env, case, "auto")
+    conv = opts.get("r_1_64_111_111_3_3_3", "")
+    check(conv == "PADTO(2,16) UPCAST(2,16) UPCAST(0,16) THREAD(0,4)",
+          "the stem's opts: %s" % opts)
+    with open(env.path("package", "net.c")) as f:
+        source = f.read()
+    body = re.search(r"net_r_1_64_111_111_3_3_3_task\(.*?\n}\n", source,
+                     re.S)
+    check(body, "no function of the stem in the C")
+    even = r"tgc_f32x16_permute\(val\d+, val\d+, %s\)" % ", ".join(
+        str(2 * i) for i in range(16))
+    check(len(re.findall(even, body.group(0))) >= 2,
+          "the stem's vectors are not permutes of two loads in both copies")
+    check("tgc_f32x16_make(" not in body.group(0),
+          "a vector of the stem is still built lane by lane")
+    env.check_no_scratch_left()
+
+
 def winograd(env):
     """3x3 convolutions through Winograd F(2x2, 3x3) and F(4x4, 3x3): two
     of 32 channels on 13x13 images (7x7 tiles of 2x2 or 4x4 of 4x4, the
@@ -747,6 +788,7 @@ main({
     "channels_last": channels_last,
     "narrow_pointwise": narrow_pointwise,
     "grouped": grouped,
+    "stem": stem,
     "winograd": winograd,
     "topk": topk,
     "qdq": qdq,
