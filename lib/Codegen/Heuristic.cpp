@@ -75,6 +75,10 @@ public:
   ReduceOp reduce;
   /// Iterations of the reduction per output element.
   int64_t reduceSize = 1;
+  /// Reductions in the kernel: two convolutions fused into one (a residual
+  /// block's projection shortcut and its last 1x1 convolution), or a
+  /// product summed over a pool's pixels, make two.
+  int64_t reduceOps = 0;
 
   /// How the address moves across `lanes` consecutive values of `range`.
   StrideClass strideClass(Access access, RangeOp range, int64_t lanes);
@@ -101,8 +105,11 @@ KernelShape::KernelShape(KernelOp kernel) {
                range.getAxis() == AxisType::loop)
         outputs.push_back(range);
     }
-    if (auto r = dyn_cast<ReduceOp>(op); r && !reduce)
-      reduce = r;
+    if (auto r = dyn_cast<ReduceOp>(op)) {
+      if (!reduce)
+        reduce = r;
+      ++reduceOps;
+    }
   }
   for (RangeOp r : reductions)
     reduceSize *= r.getBound();
@@ -372,6 +379,20 @@ RangeOp longPaddedAxis(KernelShape &shape, int64_t lanes, bool sharedByTile,
   return best;
 }
 
+/// True if the reduction-loop loads that move along `range` are constant
+/// weights PACK can make `range` the innermost dim of, one at least.
+bool onlyWeightsMove(KernelShape &shape, RangeOp range) {
+  bool any = false;
+  for (const Access &access : shape.accesses) {
+    if (access.isStore || !access.inReduce || !shape.moves(access, range))
+      continue;
+    if (!packable(access, range))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
 VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
   for (auto [allowGathers, allowScatter] :
        {std::pair(false, false), std::pair(true, false),
@@ -390,8 +411,46 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
         }
       };
       consider(shape.outputs, false);
-      if (!best && !allowGathers && !allowScatter)
-        consider(shape.reductions, false);
+      if (!best && !allowGathers && !allowScatter) {
+        // Before a reduce axis, whose lanes are summed at the end of every
+        // output, a long output axis along which only weights move: padded
+        // to vectors of these lanes, its weights packed and zero-padded
+        // (longPaddedAxis), or, where whole vectors of half the lanes have
+        // a tile to fill (tilesHalfVectors), left to the next width.
+        // RegNetY's channels-last 1x1 convolutions from 48 and 208 channels
+        // to 104 and 440 summed their inputs in 8 and 16 lanes at 30 and 37
+        // GFLOP/s, and its projection shortcuts fused with the block's last
+        // convolution at 10-12 GFLOP/s (the lanes of one reduction left the
+        // other a chain of scalar FMAs).
+        int64_t score;
+        if (RangeOp padded = longPaddedAxis(shape, lanes,
+                                            /*sharedByTile=*/true, score);
+            padded &&
+            roundUp(padded.getBound(), lanes) / lanes > kMaxPaddedVectors &&
+            onlyWeightsMove(shape, padded))
+          return {padded, lanes, true};
+        // Not a matrix-vector product: no tile shares its vectors' loads.
+        auto hasOutputTile = [&](RangeOp range) {
+          RangeOp tile = chooseTileAxis(shape, range, lanes / 2);
+          return tile && tile.getAxis() != AxisType::reduce;
+        };
+        bool halfWidthOutput = llvm::any_of(shape.outputs, [&](RangeOp range) {
+          int64_t bound = range.getBound();
+          return bound > kMaxPaddedVectors * lanes / 2 &&
+                 bound % (lanes / 2) == 0 && onlyWeightsMove(shape, range) &&
+                 tilesHalfVectors(shape, range, lanes) &&
+                 hasOutputTile(range) &&
+                 vectorScore(shape, range, lanes / 2,
+                             /*allowGathers=*/false) >= 3;
+        });
+        // A reduce axis is the lanes of its own reduction only: ConvNeXt's
+        // last linear layer (3072 -> 768), its residual added and summed
+        // over the 7x7 pixels of the global pool after it, took 16 lanes of
+        // its 3072 inputs, 4.5 ms; 2 vectors of its outputs by 7 pixels
+        // (the residual, channels first, read lane by lane), 2.4 ms.
+        if (shape.reduceOps == 1 && !halfWidthOutput)
+          consider(shape.reductions, false);
+      }
       if (best)
         return {best, lanes, false};
       if (!allowGathers && !allowScatter) {

@@ -467,6 +467,108 @@ def stem(env):
     env.check_no_scratch_left()
 
 
+def regnet_block(env):
+    """The end of a RegNetY block, channels last: its projection shortcut
+    (a 1x1 convolution of stride 2, 208 -> 440 channels) and its last 1x1
+    convolution (440 -> 440) summed, then a ReLU, in one kernel of two
+    reductions; and a 1x1 convolution of 48 -> 104 channels at 14x14. Both
+    give what numpy does. For AVX-512 neither sums input channels in vector
+    lanes: the lanes of one reduction leave the other a chain of scalar
+    FMAs (10 GFLOP/s), and the lanes of a 1x1 convolution's inputs are
+    summed at the end of every output (30 GFLOP/s). The fused kernel's 440
+    output channels are padded to 28 vectors of 16, both weights packed;
+    the 104 channels are 13 whole vectors of 8 by 16 pixels."""
+    rng = np.random.default_rng(19)
+    x = rng.standard_normal((1, 208, 14, 14)).astype(np.float32)
+    def weights(name, shape):
+        return numpy_helper.from_array(
+            (rng.standard_normal(shape) / 8).astype(np.float32), name)
+    inits = [weights("ws", (440, 208, 1, 1)), weights("bs", (440,)),
+             weights("wb", (440, 208, 3, 3)), weights("bb", (440,)),
+             weights("wl", (440, 440, 1, 1)), weights("bl", (440,)),
+             weights("wn", (48, 208, 1, 1)), weights("bn", (48,)),
+             weights("wu", (104, 48, 1, 1)), weights("bu", (104,))]
+    nodes = [
+        helper.make_node("Conv", ["x", "ws", "bs"], ["short"],
+                         name="shortcut", strides=[2, 2]),
+        helper.make_node("Conv", ["x", "wb", "bb"], ["body"], name="body",
+                         group=8, pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Conv", ["body", "wl", "bl"], ["last"],
+                         name="last"),
+        helper.make_node("Add", ["short", "last"], ["sum"], name="add"),
+        helper.make_node("Relu", ["sum"], ["sum_relu"], name="relu"),
+        helper.make_node("Conv", ["x", "wn", "bn"], ["narrow"],
+                         name="narrow"),
+        helper.make_node("Conv", ["narrow", "wu", "bu"], ["up"], name="up"),
+        # Depthwise convolutions after both keep them channels last.
+        helper.make_node("Conv", ["sum_relu", "wy"], ["y"], name="dw_y",
+                         group=440, pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["up", "wz"], ["z"], name="dw_z",
+                         group=104, pads=[1, 1, 1, 1])]
+    inits[2] = weights("wb", (440, 26, 3, 3))
+    inits += [weights("wy", (440, 1, 3, 3)), weights("wz", (104, 1, 3, 3))]
+    w = {i.name: numpy_helper.to_array(i) for i in inits}
+    f32 = lambda a: a.astype(np.float32)
+    body = conv_ref(x, w["wb"], w["bb"], stride=2, pad=1, groups=8)
+    last = conv_ref(f32(body), w["wl"], w["bl"])
+    summed = np.maximum(conv_ref(x, w["ws"], w["bs"], stride=2) + last, 0)
+    y = conv_ref(f32(summed), w["wy"], np.zeros(440), pad=1, groups=440)
+    narrow = conv_ref(x, w["wn"], w["bn"])
+    up = conv_ref(f32(narrow), w["wu"], w["bu"])
+    z = conv_ref(f32(up), w["wz"], np.zeros(104), pad=1, groups=104)
+    case = write_case(env, "regnet_block", nodes, inits, x,
+                      [("y", y), ("z", z)])
+    _, stdout, _ = env.tgc_cmd("verify", case, "--conv-layout", "nhwc",
+                               "--rtol", "1e-3", "--atol", "1e-3")
+    check("PASS: 2 of 2 outputs passed in 1 data set" in stdout,
+          "unexpected verify output:\n%s" % stdout)
+    opts = avx512_opts(env, case, "nhwc")
+    fused = [o for k, o in opts.items() if k.startswith("r_1_7_7_440_208")]
+    check(len(fused) == 1 and
+          fused[0].startswith("PADTO(2,16)") and "UNROLL" not in fused[0],
+          "the fused convolutions' opts: %s" % opts)
+    up = opts.get("r_1_14_14_104_48_1_1", "")
+    check(up.startswith("PACK(2,8,0) UPCAST(2,8)"),
+          "the 48 -> 104 convolution's opts: %s" % opts)
+    env.check_no_scratch_left()
+
+
+def pooled_linear(env):
+    """A linear layer over channels-last pixels (64 -> 40), its channels-
+    first residual added and averaged over the 7x7 pixels (ConvNeXt's last
+    block and its global pool) gives what numpy does: one kernel of two
+    reductions, the linear layer's and the pool's. A reduce axis is the
+    lanes of its own reduction only: for AVX-512 the 40 output channels
+    are the lanes (8 of them: a sixth of 48 would idle), not 16 of the 64
+    inputs, which left the pool's sum scalar (ConvNeXt-T's 4.5 ms kernel,
+    2.4 ms so)."""
+    rng = np.random.default_rng(23)
+    x = rng.standard_normal((1, 7, 7, 64)).astype(np.float32)
+    r = rng.standard_normal((1, 40, 7, 7)).astype(np.float32)
+    w = (rng.standard_normal((64, 40)) / 8).astype(np.float32)
+    inits = [numpy_helper.from_array(w, "w"),
+             numpy_helper.from_array(r, "r")]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"], name="linear"),
+             helper.make_node("Transpose", ["m"], ["t"], name="to_nchw",
+                              perm=[0, 3, 1, 2]),
+             helper.make_node("Add", ["t", "r"], ["s"], name="residual"),
+             helper.make_node("GlobalAveragePool", ["s"], ["y"],
+                              name="pool")]
+    m = x.astype(np.float64) @ w.astype(np.float64)
+    y = (m.transpose(0, 3, 1, 2) + r).mean(axis=(2, 3), keepdims=True)
+    case = write_case(env, "pooled_linear", nodes, inits, x, [("y", y)])
+    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
+                               "--atol", "1e-4")
+    check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
+          "unexpected verify output:\n%s" % stdout)
+    opts = avx512_opts(env, case, "auto")
+    pooled = [o for k, o in opts.items() if k.startswith("r_1_40_")]
+    check(len(pooled) == 1 and re.match(r"(PACK\(0,8,\d\) )+UPCAST\(0,8\)",
+                                        pooled[0]),
+          "the pooled linear layer's opts: %s" % opts)
+    env.check_no_scratch_left()
+
+
 def winograd(env):
     """3x3 convolutions through Winograd F(2x2, 3x3) and F(4x4, 3x3): two
     of 32 channels on 13x13 images (7x7 tiles of 2x2 or 4x4 of 4x4, the
@@ -789,6 +891,8 @@ main({
     "narrow_pointwise": narrow_pointwise,
     "grouped": grouped,
     "stem": stem,
+    "regnet_block": regnet_block,
+    "pooled_linear": pooled_linear,
     "winograd": winograd,
     "topk": topk,
     "qdq": qdq,
