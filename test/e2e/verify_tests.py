@@ -158,11 +158,26 @@ def write_typed_case(env, name, nodes, inits, inputs, outputs):
     return case
 
 
+def random_initializer(rng, name, shape, scale):
+    """An initializer `name` of float32 normal values times `scale`."""
+    return numpy_helper.from_array(
+        (rng.standard_normal(shape) * scale).astype(np.float32), name)
+
+
 def write_case(env, name, nodes, inits, x, outputs):
     """A CASE folder: a model of one float input `x` and the given
     (name, reference) outputs, float32, with one test data set."""
     return write_typed_case(env, name, nodes, inits, [("x", x)],
                             [(o, ref.astype(np.float32)) for o, ref in outputs])
+
+
+def check_verifies(env, case, outputs, *flags, tolerance="1e-4"):
+    """`tgc verify` of CASE (with `flags`) passes all its `outputs` within
+    `tolerance`, relative and absolute."""
+    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", tolerance,
+                               "--atol", tolerance, *flags)
+    check("PASS: %d of %d outputs passed in 1 data set" % (outputs, outputs)
+          in stdout, "unexpected verify output:\n%s" % stdout)
 
 
 def avx512_opts(env, case, layout, *flags):
@@ -289,8 +304,7 @@ def channels_last(env):
     rng = np.random.default_rng(7)
     x = rng.standard_normal((2, 8, 11, 11)).astype(np.float32)
     def weights(name, shape):
-        return numpy_helper.from_array(
-            (rng.standard_normal(shape) / 4).astype(np.float32), name)
+        return random_initializer(rng, name, shape, 1 / 4)
     inits = [weights("wg", (12, 4, 3, 3)), weights("bg", (12,)),
              weights("wd", (12, 1, 3, 3)), weights("bd", (12,)),
              weights("wp", (12, 12, 1, 1)), weights("bp", (12,))]
@@ -411,10 +425,7 @@ def grouped(env):
                               pads=[1, 1, 1, 1], strides=[2, 2])]
     y = conv_ref(x, w, b, stride=2, pad=1, groups=groups)
     case = write_case(env, "grouped", nodes, inits, x, [("y", y)])
-    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
-                               "--atol", "1e-4")
-    check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
-          "unexpected verify output:\n%s" % stdout)
+    check_verifies(env, case, 1)
     env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
                 env.path("package"), "--cpu", "haswell")
     with open(env.path("package", "net.json")) as f:
@@ -445,10 +456,7 @@ def stem(env):
              helper.make_node("Relu", ["c"], ["y"], name="relu")]
     y = np.maximum(conv_ref(x, w, b, stride=2), 0)
     case = write_case(env, "stem", nodes, inits, x, [("y", y)])
-    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
-                               "--atol", "1e-4")
-    check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
-          "unexpected verify output:\n%s" % stdout)
+    check_verifies(env, case, 1)
     opts = avx512_opts(env, case, "auto")
     conv = opts.get("r_1_64_111_111_3_3_3", "")
     check(conv == "PADTO(2,16) UPCAST(2,16) UPCAST(0,16) THREAD(0,4)",
@@ -481,10 +489,9 @@ def regnet_block(env):
     rng = np.random.default_rng(19)
     x = rng.standard_normal((1, 208, 14, 14)).astype(np.float32)
     def weights(name, shape):
-        return numpy_helper.from_array(
-            (rng.standard_normal(shape) / 8).astype(np.float32), name)
+        return random_initializer(rng, name, shape, 1 / 8)
     inits = [weights("ws", (440, 208, 1, 1)), weights("bs", (440,)),
-             weights("wb", (440, 208, 3, 3)), weights("bb", (440,)),
+             weights("wb", (440, 26, 3, 3)), weights("bb", (440,)),
              weights("wl", (440, 440, 1, 1)), weights("bl", (440,)),
              weights("wn", (48, 208, 1, 1)), weights("bn", (48,)),
              weights("wu", (104, 48, 1, 1)), weights("bu", (104,))]
@@ -505,7 +512,6 @@ def regnet_block(env):
                          group=440, pads=[1, 1, 1, 1]),
         helper.make_node("Conv", ["up", "wz"], ["z"], name="dw_z",
                          group=104, pads=[1, 1, 1, 1])]
-    inits[2] = weights("wb", (440, 26, 3, 3))
     inits += [weights("wy", (440, 1, 3, 3)), weights("wz", (104, 1, 3, 3))]
     w = {i.name: numpy_helper.to_array(i) for i in inits}
     f32 = lambda a: a.astype(np.float32)
@@ -518,10 +524,7 @@ def regnet_block(env):
     z = conv_ref(f32(up), w["wz"], np.zeros(104), pad=1, groups=104)
     case = write_case(env, "regnet_block", nodes, inits, x,
                       [("y", y), ("z", z)])
-    _, stdout, _ = env.tgc_cmd("verify", case, "--conv-layout", "nhwc",
-                               "--rtol", "1e-3", "--atol", "1e-3")
-    check("PASS: 2 of 2 outputs passed in 1 data set" in stdout,
-          "unexpected verify output:\n%s" % stdout)
+    check_verifies(env, case, 2, "--conv-layout", "nhwc", tolerance="1e-3")
     opts = avx512_opts(env, case, "nhwc")
     fused = [o for k, o in opts.items() if k.startswith("r_1_7_7_440_208")]
     check(len(fused) == 1 and
@@ -557,10 +560,7 @@ def pooled_linear(env):
     m = x.astype(np.float64) @ w.astype(np.float64)
     y = (m.transpose(0, 3, 1, 2) + r).mean(axis=(2, 3), keepdims=True)
     case = write_case(env, "pooled_linear", nodes, inits, x, [("y", y)])
-    _, stdout, _ = env.tgc_cmd("verify", case, "--rtol", "1e-4",
-                               "--atol", "1e-4")
-    check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
-          "unexpected verify output:\n%s" % stdout)
+    check_verifies(env, case, 1)
     opts = avx512_opts(env, case, "auto")
     pooled = [o for k, o in opts.items() if k.startswith("r_1_40_")]
     check(len(pooled) == 1 and re.match(r"(PACK\(0,8,\d\) )+UPCAST\(0,8\)",
