@@ -566,24 +566,33 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   tile holds half the vector registers: 16 accumulators with AVX-512
   (two vectors by 7 pixels of a 7x7 stage), 8 with AVX2, where two
   vectors would leave a row of 7 one pixel, so it takes one vector by 7,
-  and a row of 14 two pixels, so it takes four vectors by 2. A transpose
-  reads whole cache lines: its loads' axis is upcast by a line. Output
-  channels that make no whole vector of 16 (24) take three vectors of 8
-  rather than the input channels summed in lanes (MobileNetV2's 56x56
-  projections, 2.2x faster). A channels-last depthwise convolution tiles
-  7 to 14 pixels over an input that stays in L2, 2 over a larger one.
+  and a row of 14 two pixels, so it takes four vectors by 2; where no
+  divisor fills them, two vectors take a tile of up to two thirds of the
+  registers (AVX-512 and a row of 27: 2 vectors by 9 pixels, 18
+  accumulators). A transpose reads whole cache lines: its loads' axis is
+  upcast by a line. Output channels along which only weights move are the
+  lanes rather than the input channels summed in lanes: whole vectors of
+  8 where 16 would leave a sixth idle (24, 104; MobileNetV2's 56x56
+  projections, 2.2x faster), else padded vectors of 16 (440:
+  RegNetY-400MF 1.6x faster), also where two convolutions are fused into
+  one kernel of two reductions (a projection shortcut and a block's last
+  convolution). A channels-last depthwise convolution tiles 7 to 14
+  pixels over an input that stays in L2, 2 over a larger one.
 - Shapes that matter: output dims that every address walks as one merge at
   lowering (a 56x56 image is one axis of 3136: 1x1 convolutions get
   16-lane vectors and 2-vector tiles); a convolution of few input channels
-  read with stride 2 vectorizes along its output channels; a depthwise
+  read with stride 2 vectorizes along its output channels (with AVX-512,
+  along its output row where each output sums fewer than 64 products:
+  SqueezeNet's stem, 111 columns in 7 vectors, 1.6x faster); a depthwise
   convolution or a pool of stride 2 along its output row, each vector of
   every other input element two contiguous loads and a permute; a row of
   7, 14, 28 or 56 pixels is padded to 1, 1, 2 or 4 whole vectors, the last
   one read and written with masked (partial) loads and stores (AVX-512's
   masks, else AVX's vmaskmovps); a longer axis (ViT's 197 tokens: 13
   vectors) runs its vectors in a loop and counts the last one's lanes at
-  run time; a register tile's axis that no divisor fills (197 rows) is
-  padded too (200: 8 rows; AVX2's two vectors by 4 of 49 pixels: 52,
+  run time; a register tile's axis that no divisor fills (197 rows; on
+  AVX-512 also 116 channels, whose 4 leave 12 accumulators idle) is
+  padded too (200: 8 rows; 120: 15; AVX2's two vectors by 4 of 49 pixels: 52,
   and of 111 or 27, whose 3 fills only three quarters: 112 and 28), the
   padded element's scalar loads reading the buffer's first element
   instead of branching; output channels padded past 4 vectors (116,
@@ -591,13 +600,19 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   28 pairs of 8), get their constant weights packed with zeros in the
   padded channels, read as whole vectors; a loop that reads the parts of a
   concatenation along an outer axis (DenseNet's channels), or a padded
-  tile's copies, is written once per part, its gates decided
-  (tgc-unswitch); a channels-last convolution sums its input channels in
+  tile's copies, or a loop of vectors whose last lane is past the row
+  (each vector then built lane by lane), is written once per part, its
+  gates decided (tgc-unswitch); a channels-last convolution sums its
+  input channels in
   its innermost loop (tgc-order-reductions); a 1x1
   convolution fused into a global pool unrolls its pixels into the tile; a
   constant Gemm B is packed into panels of the tile's 32 columns (its rows
   4 KiB apart would share a few cache sets), and THREAD splits the axis
-  that splits the weights, so each core keeps its slice in its L2.
+  that splits the weights, so each core keeps its slice in its L2, unless
+  another split's tasks read a quarter of the bytes in all (DenseNet's
+  channels-first 1x1 convolutions at 56x56, split by pixels rather than
+  output channels, read their 3.2 MB input once instead of 8 times), and
+  never the vectors of a row where another axis splits too.
 - BEAM search: `tgc tune MODEL -o DB.json [--beam 2] [--threads 1]
   [--timeout-ms 1000] [--input NAME=FILE]` searches each distinct kernel
   (kernels of the same structure once) from the unoptimized kernel, the

@@ -434,9 +434,10 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
           RangeOp tile = chooseTileAxis(shape, range, lanes / 2);
           return tile && tile.getAxis() != AxisType::reduce;
         };
+        // (AVX-512 only: AVX2's half width is 4 lanes, untimed.)
         bool halfWidthOutput = llvm::any_of(shape.outputs, [&](RangeOp range) {
           int64_t bound = range.getBound();
-          return bound > kMaxPaddedVectors * lanes / 2 &&
+          return lanes >= 16 && bound > kMaxPaddedVectors * lanes / 2 &&
                  bound % (lanes / 2) == 0 && onlyWeightsMove(shape, range) &&
                  tilesHalfVectors(shape, range, lanes) &&
                  hasOutputTile(range) &&
