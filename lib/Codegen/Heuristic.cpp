@@ -411,6 +411,10 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
         }
       };
       consider(shape.outputs, false);
+      // longPaddedAxis shared by a tile, found before the reduce axes and
+      // taken after the padded axes of a few vectors.
+      RangeOp shared;
+      int64_t sharedScore = 0;
       if (!best && !allowGathers && !allowScatter) {
         // Before a reduce axis, whose lanes are summed at the end of every
         // output, a long output axis along which only weights move: padded
@@ -422,28 +426,29 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
         // GFLOP/s, and its projection shortcuts fused with the block's last
         // convolution at 10-12 GFLOP/s (the lanes of one reduction left the
         // other a chain of scalar FMAs).
-        int64_t score;
-        if (RangeOp padded = longPaddedAxis(shape, lanes,
-                                            /*sharedByTile=*/true, score);
-            padded &&
-            roundUp(padded.getBound(), lanes) / lanes > kMaxPaddedVectors &&
-            onlyWeightsMove(shape, padded))
-          return {padded, lanes, true};
+        shared =
+            longPaddedAxis(shape, lanes, /*sharedByTile=*/true, sharedScore);
+        if (shared &&
+            roundUp(shared.getBound(), lanes) / lanes > kMaxPaddedVectors &&
+            onlyWeightsMove(shape, shared))
+          return {shared, lanes, true};
         // Not a matrix-vector product: no tile shares its vectors' loads.
         auto hasOutputTile = [&](RangeOp range) {
           RangeOp tile = chooseTileAxis(shape, range, lanes / 2);
           return tile && tile.getAxis() != AxisType::reduce;
         };
         // (AVX-512 only: AVX2's half width is 4 lanes, untimed.)
-        bool halfWidthOutput = llvm::any_of(shape.outputs, [&](RangeOp range) {
-          int64_t bound = range.getBound();
-          return lanes >= 16 && bound > kMaxPaddedVectors * lanes / 2 &&
-                 bound % (lanes / 2) == 0 && onlyWeightsMove(shape, range) &&
-                 tilesHalfVectors(shape, range, lanes) &&
-                 hasOutputTile(range) &&
-                 vectorScore(shape, range, lanes / 2,
-                             /*allowGathers=*/false) >= 3;
-        });
+        bool halfWidthOutput =
+            lanes >= 16 && llvm::any_of(shape.outputs, [&](RangeOp range) {
+              int64_t bound = range.getBound();
+              return bound > kMaxPaddedVectors * lanes / 2 &&
+                     bound % (lanes / 2) == 0 &&
+                     onlyWeightsMove(shape, range) &&
+                     tilesHalfVectors(shape, range, lanes) &&
+                     hasOutputTile(range) &&
+                     vectorScore(shape, range, lanes / 2,
+                                 /*allowGathers=*/false) >= 3;
+            });
         // A reduce axis is the lanes of its own reduction only: ConvNeXt's
         // last linear layer (3072 -> 768), its residual added and summed
         // over the 7x7 pixels of the global pool after it, took 16 lanes of
@@ -460,8 +465,10 @@ VectorChoice chooseVectorAxis(KernelShape &shape, int64_t maxLanes) {
         // shares (a row of a matmul's B, each vector under a mask counted
         // at run time, feeds the tile's broadcasts): 16 lanes with the
         // last vector masked beat 4 whole ones.
-        if (!best)
-          best = longPaddedAxis(shape, lanes, /*sharedByTile=*/true, bestScore);
+        if (!best) {
+          best = shared;
+          bestScore = sharedScore;
+        }
         // So too, in 16 lanes, a long row read every other element, over a
         // reduction too short for scattered stores (kMinReduceForScatter):
         // a stride-2 stem of 3 channels. SqueezeNet's 111 output columns
@@ -1361,17 +1368,14 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         // 3x3 convolutions at 27x27 on AVX-512, 2 vectors by 9 pixels (18
         // accumulators), ran 1.25x faster than 4 by 3 (12) and 1.1x than
         // 4 by 4 with the row padded to 28.
-        bool halfIdle =
-            rowVectors == 2 && broadcasts &&
-            2 * tileCopies(2, tileBound, accumulators) <= accumulators / 2;
         int64_t wideAccumulators = options.target.vectorRegisters * 2 / 3;
-        if (halfIdle &&
-            2 * tileCopies(2, tileBound, wideAccumulators) > accumulators) {
-          tileAccumulators = wideAccumulators;
-          halfIdle = false;
+        if (rowVectors == 2 && broadcasts &&
+            2 * tileCopies(2, tileBound, accumulators) <= accumulators / 2) {
+          if (2 * tileCopies(2, tileBound, wideAccumulators) > accumulators)
+            tileAccumulators = wideAccumulators;
+          else if (bound % (4 * lanes) == 0 && reuse(4) > reuse(2))
+            rowVectors = 4;
         }
-        if (halfIdle && bound % (4 * lanes) == 0 && reuse(4) > reuse(2))
-          rowVectors = 4;
       }
       // Weights the vector would gather are transposed first, while their
       // dims are still whole ranges, in blocks of what one tile reads. So
