@@ -123,20 +123,27 @@ static const HelperText kHelpers[] = {
   return value;
 }
 )C"},
-    // 2^x = 2^n * 2^f with n = round(x) and f in [-0.5, 0.5]: 2^f by a
-    // degree-6 polynomial (least-squares fit of the relative error on
-    // Chebyshev nodes, at most 1.2 ulp), 2^n built from exponent bits in
-    // two halves so that results down to subnormals and up to infinity come
-    // out of IEEE multiplication. No calls and no branches, so C compilers
-    // vectorize loops over it (libm's exp2f stops them): the selects are bit
-    // masks, because GCC turns `c ? k : x` into a branch that its
-    // vectorizer then refuses. Rounding by truncation rather than the
-    // 1.5*2^23 trick, which -ffast-math folds away. Always inlined: a loop
-    // vectorizes only around the inlined body, and GCC stops inlining a
-    // plain static function once a file calls it often (a softmax's 16
-    // scalar lanes made a GELU loop elsewhere in the file 10x slower).
-    // Metal inlines everything anyway. Possibly unused: with vector
-    // extensions, the vector exp2 computes its lanes without it.
+    // 2^x = 2^n * 2^f with n = floor(x) and f in [0, 1): 2^f by a degree-6
+    // polynomial (least-squares fit of the relative error on Chebyshev
+    // nodes; at most 1.05 ulp with FMA, 1.4 where f = x + 1 rounds; 1 at
+    // f = 0, so integers are exact), 2^n from exponent bits, with x
+    // clamped to [-127, 128]: n = 128 makes the bits of infinity and n =
+    // -127 those of zero. So results below the smallest normal float (x <
+    // -126) are zero, as under flush-to-zero: x86 cores take a microcode
+    // assist of ~100 cycles for every op that makes or reads a subnormal,
+    // and a masked softmax is full of them (Swin's shifted windows add
+    // -100: its exp, sum and division kernels ran at 2-6 ns an element
+    // instead of 0.6).
+    // No calls and no branches, so C compilers vectorize loops over it
+    // (libm's exp2f stops them): the selects are bit masks, because GCC
+    // turns `c ? k : x` into a branch that its vectorizer then refuses.
+    // Floor by truncation and a compare rather than the 1.5*2^23 trick,
+    // which -ffast-math folds away. Always inlined: a loop vectorizes only
+    // around the inlined body, and GCC stops inlining a plain static
+    // function once a file calls it often (a softmax's 16 scalar lanes
+    // made a GELU loop elsewhere in the file 10x slower). Metal inlines
+    // everything anyway. Possibly unused: with vector extensions, the
+    // vector exp2 computes its lanes without it.
     {"tgc_exp2f", R"C(#ifndef TGC_FORCE_INLINE
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__METAL_VERSION__)
 #define TGC_FORCE_INLINE inline __attribute__((always_inline, unused))
@@ -145,29 +152,26 @@ static const HelperText kHelpers[] = {
 #endif
 #endif
 static TGC_FORCE_INLINE float tgc_exp2f(float x) {
-  uint32_t nan = -(uint32_t)(x != x), low, high, negative;
+  uint32_t nan = -(uint32_t)(x != x), low, high;
   uint32_t bits = tgc_float_bits(x) & ~nan; /* NaN: 0 until the end */
   float y = tgc_bits_float(bits), f, p;
-  int32_t n, half;
-  low = -(uint32_t)(y < -160.0f);
-  bits = (bits & ~low) | (tgc_float_bits(-160.0f) & low);
-  high = -(uint32_t)(y > 160.0f);
-  bits = (bits & ~high) | (tgc_float_bits(160.0f) & high);
+  int32_t n;
+  low = -(uint32_t)(y < -127.0f);
+  bits = (bits & ~low) | (tgc_float_bits(-127.0f) & low);
+  high = -(uint32_t)(y > 128.0f);
+  bits = (bits & ~high) | (tgc_float_bits(128.0f) & high);
   y = tgc_bits_float(bits);
-  negative = -(uint32_t)(y < 0.0f);
-  n = (int32_t)(y + tgc_bits_float((tgc_float_bits(0.5f) & ~negative) |
-                                   (tgc_float_bits(-0.5f) & negative)));
-  half = n / 2;
+  n = (int32_t)y; /* toward zero: one less below a negative fraction */
+  n -= (int32_t)((float)n > y);
   f = y - (float)n;
-  p = 1.5353362e-4f;
-  p = p * f + 1.3398874e-3f;
-  p = p * f + 9.6184373e-3f;
-  p = p * f + 5.5503325e-2f;
-  p = p * f + 2.4022648e-1f;
-  p = p * f + 6.9314720e-1f;
+  p = 2.1612919e-4f;
+  p = p * f + 1.2467846e-3f;
+  p = p * f + 9.6754516e-3f;
+  p = p * f + 5.5485282e-2f;
+  p = p * f + 2.4022931e-1f;
+  p = p * f + 6.9314706e-1f;
   p = p * f + 1.0f;
-  p = p * tgc_bits_float((uint32_t)(half + 127) << 23);
-  p = p * tgc_bits_float((uint32_t)(n - half + 127) << 23);
+  p = p * tgc_bits_float((uint32_t)(n + 127) << 23);
   return tgc_bits_float((tgc_float_bits(p) & ~nan) |
                         (tgc_float_bits(x) & nan));
 }
@@ -406,24 +410,22 @@ TGC_VECTOR_FN @T@ @T@_fma(@T@ a, @T@ b, @T@ c) {
 // arithmetic; appended to f32 vector types.
 static const char kVectorExp2[] = R"C(#if TGC_VECTOR_EXTENSIONS
 TGC_VECTOR_FN @T@ @T@_exp2(@T@ x) {
-  @T@ lo = @T@_splat(-160.0f), hi = @T@_splat(160.0f);
-  @T@ half = @T@_splat(0.5f), y, f, p;
-  @T@_m nan = (@T@_m)(x != x), n, h;
+  @T@ lo = @T@_splat(-127.0f), hi = @T@_splat(128.0f), y, f, p;
+  @T@_m nan = (@T@_m)(x != x), n;
   y = @T@_select(nan, @T@_splat(0.0f), x);
   y = @T@_select((@T@_m)(y < lo), lo, y);
   y = @T@_select((@T@_m)(y > hi), hi, y);
-  n = __builtin_convertvector(y + @T@_select((@T@_m)(y < @T@_splat(0.0f)), -half, half), @T@_m);
-  h = n / 2;
+  n = __builtin_convertvector(y, @T@_m);
+  n += (@T@_m)(__builtin_convertvector(n, @T@) > y); /* true is -1 */
   f = y - __builtin_convertvector(n, @T@);
-  p = @T@_splat(1.5353362e-4f);
-  p = p * f + @T@_splat(1.3398874e-3f);
-  p = p * f + @T@_splat(9.6184373e-3f);
-  p = p * f + @T@_splat(5.5503325e-2f);
-  p = p * f + @T@_splat(2.4022648e-1f);
-  p = p * f + @T@_splat(6.9314720e-1f);
+  p = @T@_splat(2.1612919e-4f);
+  p = p * f + @T@_splat(1.2467846e-3f);
+  p = p * f + @T@_splat(9.6754516e-3f);
+  p = p * f + @T@_splat(5.5485282e-2f);
+  p = p * f + @T@_splat(2.4022931e-1f);
+  p = p * f + @T@_splat(6.9314706e-1f);
   p = p * f + @T@_splat(1.0f);
-  p = p * (@T@)((h + 127) << 23);
-  p = p * (@T@)((n - h + 127) << 23);
+  p = p * (@T@)((n + 127) << 23);
   return @T@_select(nan, x, p);
 }
 #else

@@ -2,8 +2,9 @@
 // row sum, exp2 and a row sum of exp2: the heuristic makes vector lanes and
 // register tiles, the C uses native vectors, FMAs and tgc's exp2 (scalar
 // and vector), and the results match a double-precision reference computed
-// by the driver (exp2 within 2 ulp, special values exact), built with gcc
-// and clang, with vector extensions and with the portable fallback.
+// by the driver (exp2 within 2 ulp, special values exact, subnormal results
+// flushed to zero), built with gcc and clang, with vector extensions and
+// with the portable fallback.
 // RUN: tgc-opt %s --tgc-pipeline="after=decompose cpu=skylake-avx512" | tgc-translate --emit-c > %t.c
 // RUN: FileCheck %s --check-prefix=SRC < %t.c
 // RUN: gcc -std=c99 -O2 -march=native -Wall -Wextra -Werror -pedantic -include %t.c %S/Inputs/vectors-run-main.c -o %t.gcc -lm
