@@ -74,6 +74,19 @@ def TgcOrderReductions : Pass<"tgc-order-reductions", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcOrderLoops : Pass<"tgc-order-loops", "::mlir::ModuleOp"> {
+  let summary = "Nest output loops so that weights too big for L2 are read once";
+  let description = [{
+    In each lowered kernel where one task reads more than 512 KB of some
+    constant input (weight), the global loops along which some weight's
+    address moves (by getLaneStride) nest outside those along which none
+    moves, ties in their order; thread, upcast and reduce loops stay. A
+    channels-last matmul of few rows then reads each column block of its
+    weights once and serves every row tile from the cache, instead of
+    streaming all its weights again for every tile of rows.
+  }];
+}
+
 def TgcOptimize : Pass<"tgc-optimize", "::mlir::ModuleOp"> {
   let summary = "Apply kernel optimization actions (tinygrad: opt)";
   let description = [{

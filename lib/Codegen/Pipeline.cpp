@@ -91,10 +91,13 @@ static const Stage kStages[] = {
        }
        pm.addPass(createTgcOptimize(opts));
      }},
-    // upcast ranges become lanes and vectors; the index math of each lane
-    // simplified; contiguous lanes become vector loads and stores
+    // output loops nested for weight reuse (CPU); upcast ranges become
+    // lanes and vectors; the index math of each lane simplified;
+    // contiguous lanes become vector loads and stores
     {"expand",
-     [](OpPassManager &pm, const PipelineOptions &) {
+     [](OpPassManager &pm, const PipelineOptions &options) {
+       if (options.target != "cuda" && options.target != "metal")
+         pm.addPass(createTgcOrderLoops());
        pm.addPass(createTgcExpand());
        pm.addPass(createTgcSymbolic());
        pm.addPass(createTgcDevectorize());
