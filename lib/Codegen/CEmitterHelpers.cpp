@@ -309,6 +309,7 @@ typedef @M@ @T@_m __attribute__((vector_size(@B@)));
 #define @T@_mul(a, b) ((a) * (b))
 #define @T@_div(a, b) ((a) / (b))
 #define @T@_neg(a) (-(a))
+#define @T@_recip(a) (@T@_splat(1) / (a))
 #define @T@_fma(a, b, c) ((a) * (b) + (c))
 /* Macros, not functions: a vector argument of a function compiled without
    the ISA of its width changes the ABI, which GCC warns about. The
@@ -393,6 +394,12 @@ TGC_VECTOR_FN @T@ @T@_neg(@T@ a) {
   int i;
   for (i = 0; i < @N@; ++i)
     a.v[i] = -a.v[i];
+  return a;
+}
+TGC_VECTOR_FN @T@ @T@_recip(@T@ a) {
+  int i;
+  for (i = 0; i < @N@; ++i)
+    a.v[i] = 1 / a.v[i];
   return a;
 }
 TGC_VECTOR_FN @T@ @T@_fma(@T@ a, @T@ b, @T@ c) {

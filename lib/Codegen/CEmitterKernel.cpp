@@ -1147,9 +1147,10 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
         if (failed(requireFloat(o)))
           return failure();
         std::string one = element.isF64() ? "1.0" : "1.0f";
-        return renderAlu(o, "alu", [&](ArrayRef<std::string> a) {
-          return one + " / " + a[0];
-        });
+        return renderAlu(
+            o, "alu",
+            [&](ArrayRef<std::string> a) { return one + " / " + a[0]; }, false,
+            "recip");
       })
       .Case<NegOp>([&](NegOp o) { return renderNeg(o); })
       .Case<TruncOp>([&](TruncOp o) {

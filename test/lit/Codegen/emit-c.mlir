@@ -92,13 +92,15 @@
 // CHECK-NEXT:   double alu2 = alu1 + 0.1;
 
 // Vectors of f32 are native vector values; lanes are read with _lane and
-// vectors made from lanes with _make. (emit-c-vectors.mlir has the rest.)
+// vectors made from lanes with _make; a reciprocal is one vector op, not
+// a _make of each lane's. (vectors-run.mlir runs them.)
 // CHECK-LABEL: static void net_E_2_4(const float *restrict data0, float *restrict data1) {
 // CHECK:   tgc_f32x4 val0 = tgc_f32x4_load(data0 + alu0);
 // CHECK-NEXT:   tgc_f32x2 vec0 = tgc_f32x2_make(tgc_f32x4_lane(val0, 1), tgc_f32x4_lane(val0, 3));
 // CHECK-NEXT:   tgc_f32x2 alu1 = tgc_f32x2_add(vec0, tgc_f32x2_make(1.0f, 2.0f));
-// CHECK-NEXT:   ptrdiff_t alu2 = ridx0 * 2;
-// CHECK:   tgc_f32x2_store(data1 + alu2, vec2);
+// CHECK-NEXT:   tgc_f32x2 alu2 = tgc_f32x2_recip(alu1);
+// CHECK-NEXT:   ptrdiff_t alu3 = ridx0 * 2;
+// CHECK:   tgc_f32x2_store(data1 + alu3, vec2);
 
 // tgc.if; a register nothing reads is neither declared nor stored to.
 // CHECK-LABEL: static void net_E_1(const float *restrict data0, float *restrict data1) {
@@ -301,10 +303,11 @@ module attributes {tgc.arena_bytes = 128 : i64, tgc.arena_align = 64 : i64, tgc.
       %l3 = tgc.gep %v[3] : vector<4xf32> -> f32
       %odd = tgc.vectorize %l1, %l3 : (f32, f32) -> vector<2xf32>
       %sum = tgc.add %odd, %inc : vector<2xf32>
+      %inv = tgc.recip %sum : vector<2xf32>
       %obase = tgc.mul %i, %c2 : index
       %o = tgc.index %out[%obase] : !tgc.ptr<f32>
-      %s0 = tgc.gep %sum[0] : vector<2xf32> -> f32
-      %s1 = tgc.gep %sum[1] : vector<2xf32> -> f32
+      %s0 = tgc.gep %inv[0] : vector<2xf32> -> f32
+      %s1 = tgc.gep %inv[1] : vector<2xf32> -> f32
       %pair = tgc.vectorize %s0, %s1 : (f32, f32) -> vector<2xf32>
       %spread = tgc.vectorize %s0, %s1, %s0, %s1 : (f32, f32, f32, f32) -> vector<4xf32>
       %g0 = tgc.gep %spread[0] : vector<4xf32> -> f32
