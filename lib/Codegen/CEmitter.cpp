@@ -397,6 +397,12 @@ LogicalResult mlir::tgc::emitCSource(const ModelLayout &layout,
         "#define TGC_NOINLINE __attribute__((noinline))\n"
         "#else\n"
         "#define TGC_NOINLINE\n"
+        "#endif\n";
+  // A prefetch is only a hint: compilers without the builtin skip it.
+  os << "#if defined(__GNUC__)\n"
+        "#define TGC_PREFETCH(p) __builtin_prefetch(p)\n"
+        "#else\n"
+        "#define TGC_PREFETCH(p) ((void)(p))\n"
         "#endif\n\n";
   helpers.print(os);
 

@@ -1264,6 +1264,13 @@ LogicalResult KernelRenderer::renderOp(Operation &op) {
       .Case<IndexOp>([&](IndexOp i) { return renderIndex(i); })
       .Case<LoadOp>([&](LoadOp l) { return renderLoad(l); })
       .Case<StoreOp>([&](StoreOp s) { return renderStore(s); })
+      .Case<PrefetchOp>([&](PrefetchOp p) -> LogicalResult {
+        // Gated where the address would pass the buffer's end.
+        Address address = addressOf(p.getPtr());
+        line((address.gate.empty() ? "" : "if (" + address.gate + ") ") +
+             "TGC_PREFETCH(" + address.buffer + " + " + address.index + ");");
+        return success();
+      })
       // Control flow.
       .Case<RangeOp>([&](RangeOp r) { return renderRange(r); })
       .Case<EndOp>([&](EndOp e) { return renderClose(e, e.getRange()); })

@@ -83,7 +83,10 @@ def TgcOrderLoops : Pass<"tgc-order-loops", "::mlir::ModuleOp"> {
     moves, ties in their order; thread, upcast and reduce loops stay. A
     channels-last matmul of few rows then reads each column block of its
     weights once and serves every row tile from the cache, instead of
-    streaming all its weights again for every tile of rows.
+    streaming all its weights again for every tile of rows. Each step of
+    the reduction then prefetches (tgc.prefetch, gated inside the weight)
+    a piece of the next block, so that it streams in from memory while the
+    rows use this one.
   }];
 }
 

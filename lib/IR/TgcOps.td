@@ -489,6 +489,19 @@ def Tgc_LoadOp : Tgc_Op<"load", [
   let hasVerifier = 1;
 }
 
+def Tgc_PrefetchOp : Tgc_Op<"prefetch"> {
+  let summary = "hint that the cache line at a pointer is read soon";
+  let description = [{
+    No tinygrad counterpart: a CPU kernel that streams weights too big for
+    its caches asks for the next block of them while it computes on the
+    current one (tgc-order-loops). Only a hint: nothing is read or written
+    that the program sees. No op depends on it, and it stays where it is.
+    Example: `tgc.prefetch %p : !tgc.ptr<f32>`
+  }];
+  let arguments = (ins Tgc_AnyPtr:$ptr);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+}
+
 def Tgc_StoreOp : Tgc_Op<"store"> {
   let summary = "write an element or a vector of them (tinygrad Ops.STORE)";
   let description = [{

@@ -1,12 +1,16 @@
 // RUN: tgc-opt %s --split-input-file --tgc-order-loops | FileCheck %s
 // Output loops nest so that weights one task cannot keep in L2 (over 512
 // KB) are read once: the loops along which a weight's address moves go
-// outside those along which none moves.
+// outside those along which none moves, and the next block of weights is
+// prefetched while the rows use this one.
 
 // A linear layer on 7x7 pixels, channels last (ConvNeXt's last stage):
 // 768 -> 3072, weights packed in blocks of 32 columns (9.4 MB; 1.2 MB for
 // each of 8 tasks). Rows outermost, each tile of 7 rows would stream a
 // task's 12 blocks again; the blocks go outside, the rows inside them.
+// Every step of the reduction then asks for a piece of the next block,
+// (block + 1) * 24576 + (row * 768 + k) * 5: its 24576 elements spread over
+// the 7 x 768 steps of the rows, inside the weight.
 // CHECK-LABEL: func @few_rows(
 //       CHECK:   %[[T:.*]] = tgc.range 8 thread id 7
 //       CHECK:   %[[COLS:.*]] = tgc.range 12 global id 2
@@ -14,7 +18,23 @@
 //  CHECK-NEXT:   tgc.range 7 upcast id 6
 //       CHECK:   tgc.range 2 upcast id 5
 //       CHECK:   tgc.range 16 upcast id 4
-//       CHECK:   tgc.range 768 reduce id 3
+//       CHECK:   %[[K:.*]] = tgc.range 768 reduce id 3
+//       CHECK:   %[[TASK:.*]] = tgc.mul %[[T]], %{{.*}} : index
+//  CHECK-NEXT:   %[[B:.*]] = tgc.add %[[TASK]], %[[COLS]] : index
+//  CHECK-NEXT:   tgc.const 1 : index
+//  CHECK-NEXT:   %[[B1:.*]] = tgc.add %[[B]], %{{.*}} : index
+//  CHECK-NEXT:   tgc.const 24576 : index
+//  CHECK-NEXT:   %[[NEXT:.*]] = tgc.mul %[[B1]], %{{.*}} : index
+//  CHECK-NEXT:   tgc.const 768 : index
+//  CHECK-NEXT:   %[[R:.*]] = tgc.mul %[[ROWS]], %{{.*}} : index
+//  CHECK-NEXT:   %[[STEP:.*]] = tgc.add %[[R]], %[[K]] : index
+//  CHECK-NEXT:   tgc.const 5 : index
+//  CHECK-NEXT:   %[[OFF:.*]] = tgc.mul %[[STEP]], %{{.*}} : index
+//  CHECK-NEXT:   %[[AT:.*]] = tgc.add %[[NEXT]], %[[OFF]] : index
+//  CHECK-NEXT:   tgc.const 2359296 : index
+//  CHECK-NEXT:   %[[IN:.*]] = tgc.cmplt %[[AT]], %{{.*}} : index
+//  CHECK-NEXT:   %[[P:.*]] = tgc.index %{{.*}}[%[[AT]]], %[[IN]] : <f32>
+//  CHECK-NEXT:   tgc.prefetch %[[P]] : <f32>
 //       CHECK:   tgc.end %[[ROWS]]
 //  CHECK-NEXT:   tgc.end %[[COLS]]
 //  CHECK-NEXT:   tgc.end %[[T]]
@@ -83,6 +103,7 @@ func.func @few_rows(%x: tensor<1x7x7x768xf32>) -> tensor<1x7x7x3072xf32> {
 // CHECK-LABEL: func @cached_weights(
 //       CHECK:   %[[ROWS:.*]] = tgc.range 28 global id 0
 //       CHECK:   %[[COLS:.*]] = tgc.range 6 global id 2
+//   CHECK-NOT:   tgc.prefetch
 //       CHECK:   tgc.end %[[COLS]]
 //       CHECK:   tgc.end %[[ROWS]]
 func.func @cached_weights(%x: tensor<1x14x14x384xf32>) -> tensor<1x14x14x1536xf32> {
