@@ -45,28 +45,19 @@ ConstOp weightOf(KernelOp kernel, IndexOp index) {
   return kernel.getInputs()[arg.getArgNumber()].getDefiningOp<ConstOp>();
 }
 
-/// True if the address of some weight moves along `range` (or moves in a
-/// way getLaneStride cannot tell).
+/// True if the address of some weight moves along `range`.
 bool weightsMoveAlong(ArrayRef<IndexOp> weightIndices, RangeOp range) {
   return llvm::any_of(weightIndices, [&](IndexOp index) {
-    std::optional<int64_t> step =
-        getLaneStride(index.getIdx(), range.getResult(), /*lanes=*/1);
-    return !step || *step != 0;
+    return isComputedFrom(index.getIdx(), range.getResult());
   });
 }
 
 /// Bytes of `index`'s weight that one task of `thread` reads: all of it
 /// unless its address moves along the thread range, which splits it.
 int64_t bytesPerTask(KernelOp kernel, IndexOp index, RangeOp thread) {
-  auto type = cast<RankedTensorType>(weightOf(kernel, index).getType());
-  int64_t bytes = type.getNumElements() *
-                  std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  if (thread) {
-    std::optional<int64_t> step =
-        getLaneStride(index.getIdx(), thread.getResult(), /*lanes=*/1);
-    if (!step || *step != 0)
-      bytes /= thread.getBound();
-  }
+  int64_t bytes = getTensorBytes(weightOf(kernel, index).getType());
+  if (thread && isComputedFrom(index.getIdx(), thread.getResult()))
+    bytes /= thread.getBound();
   return bytes;
 }
 

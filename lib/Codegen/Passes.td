@@ -79,7 +79,7 @@ def TgcOrderLoops : Pass<"tgc-order-loops", "::mlir::ModuleOp"> {
   let description = [{
     In each lowered kernel where one task reads more than 512 KB of some
     constant input (weight), the global loops along which some weight's
-    address moves (by getLaneStride) nest outside those along which none
+    address moves nest outside those along which none
     moves, ties in their order; thread, upcast and reduce loops stay. A
     channels-last matmul of few rows then reads each column block of its
     weights once and serves every row tile from the cache, instead of
