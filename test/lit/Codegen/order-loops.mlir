@@ -1,8 +1,9 @@
 // RUN: tgc-opt %s --split-input-file --tgc-order-loops | FileCheck %s
 // Output loops nest so that weights one task cannot keep in L2 (over 512
 // KB) are read once: the loops along which a weight's address moves go
-// outside those along which none moves, and the next block of weights is
-// prefetched while the rows use this one.
+// outside those along which none moves. Where a task reads over 256 KB of
+// a weight, the next block of it is prefetched while the rows (or a
+// reduction that reuses the block) use this one.
 
 // A linear layer on 7x7 pixels, channels last (ConvNeXt's last stage):
 // 768 -> 3072, weights packed in blocks of 32 columns (9.4 MB; 1.2 MB for
@@ -99,11 +100,32 @@ func.func @few_rows(%x: tensor<1x7x7x768xf32>) -> tensor<1x7x7x3072xf32> {
 
 // The same at 14x14, 384 -> 1536 (ConvNeXt's third stage): 295 KB of
 // weights a task stay in L2 across the 28 tiles of rows, and the rows'
-// inputs, read once per block instead, would not: the order stays.
+// inputs, read once per block instead, would not: the order stays. Each
+// block still comes from memory once, in the first tile of rows: the next
+// one is prefetched, (block + 1) * 12288 + (row * 384 + k) * 2.
 // CHECK-LABEL: func @cached_weights(
+//       CHECK:   ^bb0(%{{[a-z0-9]+}}: !tgc.ptr<f32>, %[[WT:[a-z0-9]+]]:
 //       CHECK:   %[[ROWS:.*]] = tgc.range 28 global id 0
 //       CHECK:   %[[COLS:.*]] = tgc.range 6 global id 2
-//   CHECK-NOT:   tgc.prefetch
+//       CHECK:   %[[K:.*]] = tgc.range 384 reduce id 3
+//       CHECK:   tgc.index %[[WT]][%{{.*}}] : <f32>
+//  CHECK-NEXT:   tgc.const 6 : index
+//  CHECK-NEXT:   tgc.mul
+//  CHECK-NEXT:   %[[B:.*]] = tgc.add %{{.*}}, %[[COLS]] : index
+//  CHECK-NEXT:   tgc.const 1 : index
+//  CHECK-NEXT:   %[[B1:.*]] = tgc.add %[[B]], %{{.*}} : index
+//  CHECK-NEXT:   tgc.const 12288 : index
+//  CHECK-NEXT:   %[[NEXT:.*]] = tgc.mul %[[B1]], %{{.*}} : index
+//  CHECK-NEXT:   tgc.const 384 : index
+//  CHECK-NEXT:   %[[R:.*]] = tgc.mul %[[ROWS]], %{{.*}} : index
+//  CHECK-NEXT:   %[[STEP:.*]] = tgc.add %[[R]], %[[K]] : index
+//  CHECK-NEXT:   tgc.const 2 : index
+//  CHECK-NEXT:   %[[OFF:.*]] = tgc.mul %[[STEP]], %{{.*}} : index
+//  CHECK-NEXT:   %[[AT:.*]] = tgc.add %[[NEXT]], %[[OFF]] : index
+//  CHECK-NEXT:   tgc.const 589824 : index
+//  CHECK-NEXT:   %[[IN:.*]] = tgc.cmplt %[[AT]], %{{.*}} : index
+//  CHECK-NEXT:   %[[P:.*]] = tgc.index %[[WT]][%[[AT]]], %[[IN]] : <f32>
+//  CHECK-NEXT:   tgc.prefetch %[[P]] : <f32>
 //       CHECK:   tgc.end %[[COLS]]
 //       CHECK:   tgc.end %[[ROWS]]
 func.func @cached_weights(%x: tensor<1x14x14x384xf32>) -> tensor<1x14x14x1536xf32> {
@@ -153,4 +175,145 @@ func.func @cached_weights(%x: tensor<1x14x14x384xf32>) -> tensor<1x14x14x1536xf3
     tgc.sink
   }
   return %k : tensor<1x14x14x1536xf32>
+}
+
+// -----
+
+// SqueezeNet's classifier: a 1x1 convolution, 512 -> 1000, summed over
+// 13x13 pixels, its weights packed in 63 blocks of 16 columns (2 MB; 288
+// KB for each of 7 tasks). The one output loop steps through the blocks;
+// the pool's reduction over the rows of pixels reuses each block, so the
+// next block is asked for over its 13 x 512 steps: (block + 1) * 8192 +
+// (row * 512 + k) * 2, inside the 516096 elements.
+// CHECK-LABEL: func @pooled(
+//       CHECK:   ^bb0(%[[WT:[a-z0-9]+]]:
+//       CHECK:   %[[T:.*]] = tgc.range 7 thread id 5
+//       CHECK:   %[[COLS:.*]] = tgc.range 9 global id 0
+//       CHECK:   %[[ROW:.*]] = tgc.range 13 reduce id 1
+//       CHECK:   %[[K:.*]] = tgc.range 512 reduce id 3
+//       CHECK:   tgc.index %[[WT]][%{{.*}}] : <f32>
+//  CHECK-NEXT:   tgc.const 9 : index
+//  CHECK-NEXT:   %[[TASK:.*]] = tgc.mul %[[T]], %{{.*}} : index
+//  CHECK-NEXT:   %[[B:.*]] = tgc.add %[[TASK]], %[[COLS]] : index
+//  CHECK-NEXT:   tgc.const 1 : index
+//  CHECK-NEXT:   %[[B1:.*]] = tgc.add %[[B]], %{{.*}} : index
+//  CHECK-NEXT:   tgc.const 8192 : index
+//  CHECK-NEXT:   %[[NEXT:.*]] = tgc.mul %[[B1]], %{{.*}} : index
+//  CHECK-NEXT:   tgc.const 512 : index
+//  CHECK-NEXT:   %[[R:.*]] = tgc.mul %[[ROW]], %{{.*}} : index
+//  CHECK-NEXT:   %[[STEP:.*]] = tgc.add %[[R]], %[[K]] : index
+//  CHECK-NEXT:   tgc.const 2 : index
+//  CHECK-NEXT:   %[[OFF:.*]] = tgc.mul %[[STEP]], %{{.*}} : index
+//  CHECK-NEXT:   %[[AT:.*]] = tgc.add %[[NEXT]], %[[OFF]] : index
+//  CHECK-NEXT:   tgc.const 516096 : index
+//  CHECK-NEXT:   %[[IN:.*]] = tgc.cmplt %[[AT]], %{{.*}} : index
+//  CHECK-NEXT:   %[[P:.*]] = tgc.index %[[WT]][%[[AT]]], %[[IN]] : <f32>
+//  CHECK-NEXT:   tgc.prefetch %[[P]] : <f32>
+func.func @pooled(%x: tensor<1x512x13x13xf32>) -> tensor<1x1000xf32> {
+  %w = tgc.const dense<1.0> : tensor<63x512x16xf32>
+  %k = tgc.kernel "r_1_1000_512_1_1"(%w, %x) : (tensor<63x512x16xf32>, tensor<1x512x13x13xf32>) -> tensor<1x1000xf32> {
+  ^bb0(%wt: !tgc.ptr<f32>, %in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %t = tgc.range 7 thread id 5
+    %pixels = tgc.const 1.690000e+02 : f32
+    %zero = tgc.const 0.000000e+00 : f32
+    %c13 = tgc.const 13 : index
+    %c169 = tgc.const 169 : index
+    %cols = tgc.range 9 global id 0
+    %c9 = tgc.const 9 : index
+    %b0 = tgc.mul %t, %c9 : index
+    %block = tgc.add %b0, %cols : index
+    %lane = tgc.range 16 upcast id 4
+    %c16 = tgc.const 16 : index
+    %l0 = tgc.mul %block, %c16 : index
+    %col = tgc.add %l0, %lane : index
+    %c1000 = tgc.const 1000 : index
+    %valid = tgc.cmplt %col, %c1000 : index
+    %row = tgc.range 13 reduce id 1
+    %pixel = tgc.range 13 unroll id 2
+    %k = tgc.range 512 reduce id 3
+    %a0 = tgc.mul %k, %c169 : index
+    %a1 = tgc.mul %row, %c13 : index
+    %a2 = tgc.add %a0, %a1 : index
+    %a = tgc.add %a2, %pixel : index
+    %pa = tgc.index %in[%a] : !tgc.ptr<f32>
+    %va = tgc.load %pa : !tgc.ptr<f32> -> f32
+    %c8192 = tgc.const 8192 : index
+    %w0 = tgc.mul %block, %c8192 : index
+    %w1 = tgc.mul %k, %c16 : index
+    %w2 = tgc.add %w0, %w1 : index
+    %wi = tgc.add %w2, %lane : index
+    %pw = tgc.index %wt[%wi] : !tgc.ptr<f32>
+    %vw = tgc.load %pw : !tgc.ptr<f32> -> f32
+    %p = tgc.mul %va, %vw : f32
+    tgc.end %k
+    %s = tgc.reduce add %p over %k : f32
+    %relu = tgc.max %s, %zero : f32
+    tgc.end %pixel
+    tgc.end %row
+    %sum = tgc.reduce add %relu over %row, %pixel : f32
+    %mean = tgc.fdiv %sum, %pixels : f32
+    %po = tgc.index %out[%col], %valid : !tgc.ptr<f32>
+    tgc.store %po, %mean : !tgc.ptr<f32>, f32
+    tgc.end %lane
+    tgc.end %cols
+    tgc.end %t
+    tgc.sink
+  }
+  return %k : tensor<1x1000xf32>
+}
+
+// -----
+
+// The same classifier on 9 tasks: 229 KB of weights each, which the
+// hardware prefetcher streams well enough. No hint.
+// CHECK-LABEL: func @few_weights(
+//   CHECK-NOT:   tgc.prefetch
+//       CHECK:   tgc.sink
+func.func @few_weights(%x: tensor<1x512x13x13xf32>) -> tensor<1x1000xf32> {
+  %w = tgc.const dense<1.0> : tensor<63x512x16xf32>
+  %k = tgc.kernel "r_1_1000_512_1_1"(%w, %x) : (tensor<63x512x16xf32>, tensor<1x512x13x13xf32>) -> tensor<1x1000xf32> {
+  ^bb0(%wt: !tgc.ptr<f32>, %in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %t = tgc.range 9 thread id 5
+    %c13 = tgc.const 13 : index
+    %c169 = tgc.const 169 : index
+    %cols = tgc.range 7 global id 0
+    %c7 = tgc.const 7 : index
+    %b0 = tgc.mul %t, %c7 : index
+    %block = tgc.add %b0, %cols : index
+    %lane = tgc.range 16 upcast id 4
+    %c16 = tgc.const 16 : index
+    %l0 = tgc.mul %block, %c16 : index
+    %col = tgc.add %l0, %lane : index
+    %c1000 = tgc.const 1000 : index
+    %valid = tgc.cmplt %col, %c1000 : index
+    %row = tgc.range 13 reduce id 1
+    %pixel = tgc.range 13 unroll id 2
+    %k = tgc.range 512 reduce id 3
+    %a0 = tgc.mul %k, %c169 : index
+    %a1 = tgc.mul %row, %c13 : index
+    %a2 = tgc.add %a0, %a1 : index
+    %a = tgc.add %a2, %pixel : index
+    %pa = tgc.index %in[%a] : !tgc.ptr<f32>
+    %va = tgc.load %pa : !tgc.ptr<f32> -> f32
+    %c8192 = tgc.const 8192 : index
+    %w0 = tgc.mul %block, %c8192 : index
+    %w1 = tgc.mul %k, %c16 : index
+    %w2 = tgc.add %w0, %w1 : index
+    %wi = tgc.add %w2, %lane : index
+    %pw = tgc.index %wt[%wi] : !tgc.ptr<f32>
+    %vw = tgc.load %pw : !tgc.ptr<f32> -> f32
+    %p = tgc.mul %va, %vw : f32
+    tgc.end %k
+    %s = tgc.reduce add %p over %k : f32
+    tgc.end %pixel
+    tgc.end %row
+    %sum = tgc.reduce add %s over %row, %pixel : f32
+    %po = tgc.index %out[%col], %valid : !tgc.ptr<f32>
+    tgc.store %po, %sum : !tgc.ptr<f32>, f32
+    tgc.end %lane
+    tgc.end %cols
+    tgc.end %t
+    tgc.sink
+  }
+  return %k : tensor<1x1000xf32>
 }
