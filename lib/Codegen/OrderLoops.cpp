@@ -21,6 +21,11 @@
 // a lower threshold on (kStreamedWeightBytes): wherever the column blocks
 // already run outside the rows, or outside a reduction that reuses them.
 //
+// The other way round, where the weights stay cached but the activations
+// a task reads do not fit L1, a channels-first 1x1 convolution would read
+// them all again for every block of output channels: there the rows (its
+// pixels) nest outside (rowsFirstSaveRereads).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Heuristic.h"
@@ -47,13 +52,31 @@ constexpr int64_t kCachedWeightBytes = int64_t(512) << 10;
 /// under it the weights stay cached across the row tiles.
 constexpr int64_t kStreamedWeightBytes = int64_t(256) << 10;
 
-/// The constant input (weight) behind `index`, if it addresses one.
-ConstOp weightOf(KernelOp kernel, IndexOp index) {
+/// The kernel's input that `index` addresses, if any (not an output).
+Value inputOf(KernelOp kernel, IndexOp index) {
   auto arg = dyn_cast<BlockArgument>(index.getBuf());
   if (!arg || arg.getOwner() != &kernel.getBlock() ||
       arg.getArgNumber() >= kernel.getInputs().size())
     return {};
-  return kernel.getInputs()[arg.getArgNumber()].getDefiningOp<ConstOp>();
+  return kernel.getInputs()[arg.getArgNumber()];
+}
+
+/// Where the weights stay cached, the activations one task reads may not:
+/// below the column loops, the rows' activations are read again for every
+/// column block, beside them the weights for every tile of rows. The rows
+/// go outside where the first costs this many times the second and the
+/// activations overflow L1 (kL1Bytes, the least of x86 cores). DenseNet's
+/// 1x1 convolutions at 56x56 (NCHW, 64 to 224 channels -> 128) read 400 KB
+/// of activations a task 16 times, a channel a page apart, which the
+/// hardware prefetcher does not follow: 2.1 -> 0.86 ms with the rows
+/// outside, 114 KB of weights read 14 times in rows of 224.
+constexpr int64_t kRereadRatio = 2;
+constexpr int64_t kL1Bytes = int64_t(32) << 10;
+
+/// The constant input (weight) behind `index`, if it addresses one.
+ConstOp weightOf(KernelOp kernel, IndexOp index) {
+  Value input = inputOf(kernel, index);
+  return input ? input.getDefiningOp<ConstOp>() : ConstOp();
 }
 
 /// True if the address of some weight moves along `range`.
@@ -63,10 +86,10 @@ bool weightsMoveAlong(ArrayRef<IndexOp> weightIndices, RangeOp range) {
   });
 }
 
-/// Bytes of `index`'s weight that one task of `thread` reads: all of it
+/// Bytes of `index`'s input that one task of `thread` reads: all of it
 /// unless its address moves along the thread range, which splits it.
 int64_t bytesPerTask(KernelOp kernel, IndexOp index, RangeOp thread) {
-  int64_t bytes = getTensorBytes(weightOf(kernel, index).getType());
+  int64_t bytes = getTensorBytes(inputOf(kernel, index).getType());
   if (thread && isComputedFrom(index.getIdx(), thread.getResult()))
     bytes /= thread.getBound();
   return bytes;
@@ -194,6 +217,71 @@ EndOp endOf(RangeOp range) {
   return {};
 }
 
+/// True if the rows should nest outside the column loops (kRereadRatio):
+/// `weight` is contracted (it moves along a reduction), and the
+/// activations contracted with it, which no column loop moves, cost more
+/// to read again for every column block than the weights for every tile
+/// of rows.
+bool rowsFirstSaveRereads(KernelOp kernel, IndexOp weight,
+                          ArrayRef<RangeOp> columns, ArrayRef<RangeOp> rows,
+                          RangeOp thread, int64_t weightBytes) {
+  SmallVector<RangeOp> contracted;
+  for (RangeOp range : reduceLoopsAround(kernel, weight))
+    if (isComputedFrom(weight.getIdx(), range.getResult()))
+      contracted.push_back(range);
+  if (columns.empty() || rows.empty() || contracted.empty())
+    return false;
+  int64_t activationBytes = 0;
+  bool movesWithColumns = false;
+  kernel.walk([&](IndexOp index) {
+    if (!inputOf(kernel, index) || weightOf(kernel, index) ||
+        llvm::none_of(contracted, [&](RangeOp range) {
+          return isComputedFrom(index.getIdx(), range.getResult());
+        }))
+      return;
+    activationBytes =
+        std::max(activationBytes, bytesPerTask(kernel, index, thread));
+    movesWithColumns |= llvm::any_of(columns, [&](RangeOp range) {
+      return isComputedFrom(index.getIdx(), range.getResult());
+    });
+  });
+  int64_t columnBlocks = 1, rowTiles = 1;
+  for (RangeOp range : columns)
+    columnBlocks *= range.getBound();
+  for (RangeOp range : rows)
+    rowTiles *= range.getBound();
+  return !movesWithColumns && activationBytes > kL1Bytes &&
+         activationBytes * columnBlocks > kRereadRatio * weightBytes * rowTiles;
+}
+
+/// Moves the output loops `outputs` (in their nesting order) to nest in
+/// `order`, which holds the same loops.
+void nestInOrder(KernelOp kernel, ArrayRef<RangeOp> outputs,
+                 ArrayRef<RangeOp> order) {
+  SmallVector<EndOp> ends;
+  for (RangeOp range : outputs) {
+    ends.push_back(endOf(range));
+    if (!ends.back())
+      return;
+  }
+  // A range has no operands, so it may open earlier: all open in the new
+  // order where the first of them did. Their ends close innermost first
+  // after the last of them.
+  Block &block = kernel.getBlock();
+  Operation *before = outputs.front()->getPrevNode();
+  for (RangeOp range : llvm::reverse(order)) {
+    if (before)
+      range->moveAfter(before);
+    else
+      range->moveBefore(&block, block.begin());
+  }
+  Operation *last = *llvm::max_element(
+      ends, [](EndOp a, EndOp b) { return a->isBeforeInBlock(b); });
+  Operation *after = last->getNextNode();
+  for (RangeOp range : llvm::reverse(order))
+    ends[llvm::find(outputs, range) - outputs.begin()]->moveBefore(after);
+}
+
 void orderLoops(KernelOp kernel) {
   SmallVector<RangeOp> outputs;
   RangeOp thread;
@@ -215,13 +303,22 @@ void orderLoops(KernelOp kernel) {
   IndexOp weight = largestWeight(kernel, weightIndices, thread);
   if (!weight)
     return;
-  int64_t taskBytes = bytesPerTask(kernel, weight, thread);
-  if (taskBytes <= kStreamedWeightBytes)
-    return;
-
-  SmallVector<RangeOp> order, rows;
+  int64_t weightBytes = bytesPerTask(kernel, weight, thread);
+  SmallVector<RangeOp> columns, rows;
   for (RangeOp range : outputs)
-    (weightsMoveAlong(weightIndices, range) ? order : rows).push_back(range);
+    (weightsMoveAlong(weightIndices, range) ? columns : rows).push_back(range);
+
+  if (weightBytes <= kCachedWeightBytes &&
+      rowsFirstSaveRereads(kernel, weight, columns, rows, thread,
+                           weightBytes)) {
+    SmallVector<RangeOp> order(rows);
+    llvm::append_range(order, columns);
+    if (order != outputs)
+      nestInOrder(kernel, outputs, order);
+    return;
+  }
+  if (weightBytes <= kStreamedWeightBytes)
+    return;
   // A reduction along which no weight moves reuses each block as rows do
   // (the pool over 13x13 pixels after SqueezeNet's last 1x1 convolution,
   // whose only output loop steps through the blocks).
@@ -229,34 +326,12 @@ void orderLoops(KernelOp kernel) {
   for (RangeOp range : reduceLoopsAround(kernel, weight))
     if (!weightsMoveAlong(weightIndices, range))
       reuses.push_back(range);
-  if (!order.empty() && !reuses.empty())
-    prefetchNextBlock(kernel, weight, order, reuses, thread);
+  if (!columns.empty() && !reuses.empty())
+    prefetchNextBlock(kernel, weight, columns, reuses, thread);
+  SmallVector<RangeOp> order(columns);
   llvm::append_range(order, rows);
-  if (order == outputs || taskBytes <= kCachedWeightBytes)
-    return;
-  SmallVector<EndOp> ends;
-  for (RangeOp range : outputs) {
-    ends.push_back(endOf(range));
-    if (!ends.back())
-      return;
-  }
-
-  // A range has no operands, so it may open earlier: all open in the new
-  // order where the first of them did. Their ends close innermost first
-  // after the last of them.
-  Block &block = kernel.getBlock();
-  Operation *before = outputs.front()->getPrevNode();
-  for (RangeOp range : llvm::reverse(order)) {
-    if (before)
-      range->moveAfter(before);
-    else
-      range->moveBefore(&block, block.begin());
-  }
-  Operation *last = *llvm::max_element(
-      ends, [](EndOp a, EndOp b) { return a->isBeforeInBlock(b); });
-  Operation *after = last->getNextNode();
-  for (RangeOp range : llvm::reverse(order))
-    ends[llvm::find(outputs, range) - outputs.begin()]->moveBefore(after);
+  if (order != outputs && weightBytes > kCachedWeightBytes)
+    nestInOrder(kernel, outputs, order);
 }
 
 struct OrderLoops : impl::TgcOrderLoopsBase<OrderLoops> {

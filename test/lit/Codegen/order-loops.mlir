@@ -317,3 +317,69 @@ func.func @few_weights(%x: tensor<1x512x13x13xf32>) -> tensor<1x1000xf32> {
   }
   return %k : tensor<1x1000xf32>
 }
+
+// -----
+
+// DenseNet's 1x1 convolutions at 56x56, channels first (224 -> 128): 16
+// blocks of 8 output channels (114 KB of weights in all, cached), each
+// block outside 14 tiles of 32 pixels of a task. Every block would read
+// the task's 400 KB of activations again, a channel a page apart; the
+// pixels go outside instead, and each block of weights, read again for
+// every tile of pixels, streams from L2 in rows of 224.
+// CHECK-LABEL: func @rows_first(
+//       CHECK:   tgc.range 7 thread id 7
+//       CHECK:   %[[PIX:.*]] = tgc.range 14 global id 1
+//  CHECK-NEXT:   %[[COLS:.*]] = tgc.range 16 global id 0
+//   CHECK-NOT:   tgc.prefetch
+//       CHECK:   tgc.end %[[COLS]]
+//  CHECK-NEXT:   tgc.end %[[PIX]]
+func.func @rows_first(%x: tensor<1x224x56x56xf32>) -> tensor<1x128x56x56xf32> {
+  %w = tgc.const dense<1.0> : tensor<128x224x1x1xf32>
+  %k = tgc.kernel "r_1_128_56_56_224_1_1"(%w, %x) : (tensor<128x224x1x1xf32>, tensor<1x224x56x56xf32>) -> tensor<1x128x56x56xf32> {
+  ^bb0(%wt: !tgc.ptr<f32>, %in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %t = tgc.range 7 thread id 7
+    %c224 = tgc.const 224 : index
+    %c3136 = tgc.const 3136 : index
+    %cols = tgc.range 16 global id 0
+    %chan = tgc.range 8 upcast id 6
+    %c8 = tgc.const 8 : index
+    %o0 = tgc.mul %cols, %c8 : index
+    %oc = tgc.add %o0, %chan : index
+    %pix = tgc.range 14 global id 1
+    %c14 = tgc.const 14 : index
+    %p0 = tgc.mul %t, %c14 : index
+    %p1 = tgc.add %p0, %pix : index
+    %vec = tgc.range 2 upcast id 5
+    %c2 = tgc.const 2 : index
+    %p2 = tgc.mul %p1, %c2 : index
+    %p3 = tgc.add %p2, %vec : index
+    %lane = tgc.range 16 upcast id 4
+    %c16 = tgc.const 16 : index
+    %p4 = tgc.mul %p3, %c16 : index
+    %pixel = tgc.add %p4, %lane : index
+    %k = tgc.range 224 reduce id 3
+    %a0 = tgc.mul %k, %c3136 : index
+    %a = tgc.add %a0, %pixel : index
+    %pa = tgc.index %in[%a] : !tgc.ptr<f32>
+    %va = tgc.load %pa : !tgc.ptr<f32> -> f32
+    %w0 = tgc.mul %oc, %c224 : index
+    %wi = tgc.add %w0, %k : index
+    %pw = tgc.index %wt[%wi] : !tgc.ptr<f32>
+    %vw = tgc.load %pw : !tgc.ptr<f32> -> f32
+    %p = tgc.mul %va, %vw : f32
+    tgc.end %k
+    %s = tgc.reduce add %p over %k : f32
+    %s0 = tgc.mul %oc, %c3136 : index
+    %so = tgc.add %s0, %pixel : index
+    %po = tgc.index %out[%so] : !tgc.ptr<f32>
+    tgc.store %po, %s : !tgc.ptr<f32>, f32
+    tgc.end %lane
+    tgc.end %vec
+    tgc.end %pix
+    tgc.end %chan
+    tgc.end %cols
+    tgc.end %t
+    tgc.sink
+  }
+  return %k : tensor<1x128x56x56xf32>
+}
