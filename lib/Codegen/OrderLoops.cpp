@@ -110,6 +110,33 @@ SmallVector<RangeOp> reduceLoopsAround(KernelOp kernel, IndexOp op) {
   return open;
 }
 
+/// The reduce loops along which `index`'s address moves: for a weight, the
+/// loops it is contracted over.
+SmallVector<RangeOp> contractedLoops(KernelOp kernel, IndexOp index) {
+  SmallVector<RangeOp> loops;
+  for (Operation &op : kernel.getBlock())
+    if (auto range = dyn_cast<RangeOp>(op);
+        range && range.getAxis() == AxisType::reduce &&
+        isComputedFrom(index.getIdx(), range.getResult()))
+      loops.push_back(range);
+  return loops;
+}
+
+/// True if `index`'s address moves along any of `loops`.
+bool movesAlongAny(IndexOp index, ArrayRef<RangeOp> loops) {
+  return llvm::any_of(loops, [&](RangeOp range) {
+    return isComputedFrom(index.getIdx(), range.getResult());
+  });
+}
+
+/// How many times the body of `loops`, nested, runs.
+int64_t tripCount(ArrayRef<RangeOp> loops) {
+  int64_t count = 1;
+  for (RangeOp range : loops)
+    count *= range.getBound();
+  return count;
+}
+
 /// The index of the weight of which one task reads the most bytes.
 IndexOp largestWeight(KernelOp kernel, ArrayRef<IndexOp> weightIndices,
                       RangeOp thread) {
@@ -169,25 +196,15 @@ void prefetchNextBlock(KernelOp kernel, IndexOp weight,
   int64_t elements = cast<RankedTensorType>(weightOf(kernel, weight).getType())
                          .getNumElements();
   SmallVector<RangeOp> blocks = blockLoops(weight, columns, thread);
-  int64_t count = 1;
-  for (RangeOp range : blocks)
-    count *= range.getBound();
+  int64_t count = tripCount(blocks);
+  SmallVector<RangeOp> contracted = contractedLoops(kernel, weight);
+  if (elements % count != 0 || contracted.empty())
+    return;
   // The steps of every row tile, in order: where in the next block a step
   // asks for.
   SmallVector<RangeOp> steps(rows);
-  bool reducesWeight = false;
-  for (Operation &op : kernel.getBlock())
-    if (auto range = dyn_cast<RangeOp>(op);
-        range && range.getAxis() == AxisType::reduce &&
-        isComputedFrom(weight.getIdx(), range.getResult())) {
-      steps.push_back(range);
-      reducesWeight = true;
-    }
-  int64_t stepCount = 1;
-  for (RangeOp range : steps)
-    stepCount *= range.getBound();
-  if (elements % count != 0 || !reducesWeight)
-    return;
+  llvm::append_range(steps, contracted);
+  int64_t stepCount = tripCount(steps);
   int64_t blockElements = elements / count;
   int64_t perStep = (blockElements + stepCount - 1) / stepCount;
 
@@ -225,33 +242,22 @@ EndOp endOf(RangeOp range) {
 bool rowsFirstSaveRereads(KernelOp kernel, IndexOp weight,
                           ArrayRef<RangeOp> columns, ArrayRef<RangeOp> rows,
                           RangeOp thread, int64_t weightBytes) {
-  SmallVector<RangeOp> contracted;
-  for (RangeOp range : reduceLoopsAround(kernel, weight))
-    if (isComputedFrom(weight.getIdx(), range.getResult()))
-      contracted.push_back(range);
+  SmallVector<RangeOp> contracted = contractedLoops(kernel, weight);
   if (columns.empty() || rows.empty() || contracted.empty())
     return false;
   int64_t activationBytes = 0;
   bool movesWithColumns = false;
   kernel.walk([&](IndexOp index) {
     if (!inputOf(kernel, index) || weightOf(kernel, index) ||
-        llvm::none_of(contracted, [&](RangeOp range) {
-          return isComputedFrom(index.getIdx(), range.getResult());
-        }))
+        !movesAlongAny(index, contracted))
       return;
     activationBytes =
         std::max(activationBytes, bytesPerTask(kernel, index, thread));
-    movesWithColumns |= llvm::any_of(columns, [&](RangeOp range) {
-      return isComputedFrom(index.getIdx(), range.getResult());
-    });
+    movesWithColumns |= movesAlongAny(index, columns);
   });
-  int64_t columnBlocks = 1, rowTiles = 1;
-  for (RangeOp range : columns)
-    columnBlocks *= range.getBound();
-  for (RangeOp range : rows)
-    rowTiles *= range.getBound();
   return !movesWithColumns && activationBytes > kL1Bytes &&
-         activationBytes * columnBlocks > kRereadRatio * weightBytes * rowTiles;
+         activationBytes * tripCount(columns) >
+             kRereadRatio * weightBytes * tripCount(rows);
 }
 
 /// Moves the output loops `outputs` (in their nesting order) to nest in
