@@ -62,6 +62,24 @@ bool masksWholeVectors(PadOp pad) {
          pad.getType().getShape().back() >= kMaskedVectorLanes;
 }
 
+/// The pad of data that `value` is: a pad, or a pad with a fill value
+/// (TensorBuilder::pad: where(pad(true), pad(x), fill)); null otherwise.
+PadOp paddedData(Value value) {
+  if (auto pad = value.getDefiningOp<PadOp>())
+    return pad;
+  auto where = value.getDefiningOp<WhereOp>();
+  if (!where)
+    return {};
+  auto inside = where.getCond().getDefiningOp<PadOp>();
+  auto data = where.getX().getDefiningOp<PadOp>();
+  auto fill = where.getY().getDefiningOp<ConstOp>();
+  if (!inside || !data || !fill || isWeight(fill) ||
+      !inside.getSrc().getDefiningOp<ConstOp>() ||
+      inside.getLow() != data.getLow() || inside.getHigh() != data.getHigh())
+    return {};
+  return data;
+}
+
 /// A broadcast this wide (the columns of a matmul whose rows it feeds)
 /// repeats even a little work too often: the register tile that shares a
 /// row's loads among its columns does not share ALU ops on them. A
@@ -450,8 +468,9 @@ bool Scheduler::realizeOnce() {
     if (isBuffer(src) || !broadcastIsRecomputed(expand))
       return;
     // A pad that masks whole vectors, of a reduce: rule 5 realizes the
-    // reduce, and the pad then fuses into the kernels that read it.
-    if (auto pad = src.getDefiningOp<PadOp>();
+    // reduce, and the pad then fuses into the kernels that read it. So
+    // does one with a fill value (a channels-last max pool's -inf).
+    if (PadOp pad = paddedData(src);
         pad && masksWholeVectors(pad) &&
         coneCost(peelMovement(pad.getSrc())) >= kReduceCost)
       return;
