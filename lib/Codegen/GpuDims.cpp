@@ -13,6 +13,7 @@
 
 #include "Codegen/GpuLaunch.h"
 #include "Codegen/Passes.h"
+#include "Codegen/RangeDependence.h"
 #include "IR/TgcOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -49,21 +50,6 @@ Value getPointerBase(Value pointer) {
 
 bool isIn(Value pointer, AddrSpace space) {
   return cast<PtrType>(pointer.getType()).getAddrSpace() == space;
-}
-
-bool dependsOn(Value value, Value target, DenseMap<Value, bool> &memo) {
-  if (value == target)
-    return true;
-  Operation *op = value.getDefiningOp();
-  if (!op || op->getNumOperands() == 0)
-    return false;
-  if (auto it = memo.find(value); it != memo.end())
-    return it->second;
-  bool result = llvm::any_of(op->getOperands(), [&](Value operand) {
-    return dependsOn(operand, target, memo);
-  });
-  memo[value] = result;
-  return result;
 }
 
 /// Groups `ranges` (innermost first) into at most three dimensions, each
@@ -298,7 +284,7 @@ LogicalResult KernelMapper::combineGroup(RangeOp group) {
 
 void KernelMapper::gateStores(RangeOp group) {
   Value g = valueOf.lookup(group);
-  DenseMap<Value, bool> memo;
+  DependenceMemo memo;
   SmallVector<StoreOp> stores;
   kernel.walk([&](StoreOp store) {
     if (isIn(store.getPtr(), AddrSpace::global))

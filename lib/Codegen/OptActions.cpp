@@ -11,6 +11,7 @@
 
 #include "Codegen/OptActions.h"
 #include "Codegen/PackWeights.h"
+#include "Codegen/RangeDependence.h"
 #include "Codegen/TensorCores.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -201,23 +202,6 @@ void applyThread(KernelOp kernel, RangeOp range, int64_t tasks) {
   replaceRange(range, {rest}, index);
 }
 
-/// True if `value` is computed from `range`.
-bool dependsOn(Value value, Value range,
-               llvm::DenseMap<Value, bool> &memo) {
-  if (value == range)
-    return true;
-  Operation *op = value.getDefiningOp();
-  if (!op || isa<RangeOp>(op))
-    return false;
-  if (auto it = memo.find(value); it != memo.end())
-    return it->second;
-  bool result = llvm::any_of(op->getOperands(), [&](Value operand) {
-    return dependsOn(operand, range, memo);
-  });
-  memo[value] = result;
-  return result;
-}
-
 /// True if every use of `index` is a load.
 bool onlyLoaded(IndexOp index) {
   return llvm::all_of(index->getUsers(),
@@ -238,7 +222,7 @@ void applyPadto(RangeOp range, int64_t amount) {
   Value valid = builder.create<CmpltOp>(loc, range.getResult(), limit);
   range.setBound(padded);
 
-  llvm::DenseMap<Value, bool> memo;
+  DependenceMemo memo;
   SmallVector<IndexOp> accesses;
   for (Operation *op = valid.getDefiningOp()->getNextNode(); op;
        op = op->getNextNode())

@@ -1,0 +1,283 @@
+//===- ChooseThreads.cpp - which loop tasks split ---------------*- C++ -*-===//
+//
+// The heuristic's THREAD: whether a kernel is worth handing to the thread
+// pool, which of its outer loops its tasks split and into how many, from
+// the bytes each split makes the tasks read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/Heuristic.h"
+#include "Codegen/RangeDependence.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::tgc;
+
+namespace {
+
+/// Below this many loop iterations (lanes included) a kernel runs in a few
+/// microseconds, about what handing it to the thread pool costs, unless
+/// each iteration reads much (accessCount).
+constexpr int64_t kMinThreadWork = int64_t(1) << 17;
+
+int64_t iterationCount(KernelOp kernel) {
+  int64_t count = 1;
+  kernel.walk([&](RangeOp r) { count *= r.getBound(); });
+  return count;
+}
+
+/// Loads and stores the kernel runs, lanes included: each runs once per
+/// iteration of the ranges it is computed from (the linearizer hoists it
+/// out of the others). A copy makes two per iteration; a Winograd output
+/// transform 36 loads per 4x4 tile of stores, 3.25 per iteration.
+int64_t accessCount(KernelOp kernel) {
+  SmallVector<RangeOp> ranges;
+  kernel.walk([&](RangeOp r) { ranges.push_back(r); });
+  DependenceMemo memo;
+  auto runs = [&](ArrayRef<Value> computedFrom) {
+    int64_t count = 1;
+    for (RangeOp range : ranges)
+      if (llvm::any_of(computedFrom, [&](Value v) {
+            return dependsOn(v, range.getResult(), memo);
+          }))
+        count *= range.getBound();
+    return count;
+  };
+  int64_t count = 0;
+  kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      count += runs({load.getResult()});
+    else if (auto store = dyn_cast<StoreOp>(op))
+      count += runs({store.getPtr(), store.getValue()});
+  });
+  return count;
+}
+
+/// What `tasks` tasks are worth on two threads: an odd count leaves one
+/// thread a task longer than the other. Still, 7 beat 2: with only two
+/// tasks a thread that wakes late delays the whole kernel, and both read
+/// all the rest of the kernel's data (MobileNetV2's 1x1 projections split
+/// into 2 by output channels ran slower on 2 threads than on 1).
+int64_t balancedTasks(int64_t tasks) { return tasks - tasks % 2; }
+
+/// Tasks an axis of `bound` splits into, at most `tasks`: the largest even
+/// divisor from 4 up (two threads then finish together), else the divisor
+/// worth the most (balancedTasks), an even one among equals. So 230 rows
+/// split into 5 tasks, not 2 (ResNet-18's padded input image: 2 tasks ran
+/// slower on 2 threads than on 1), and 14 rows of Winograd tiles into 7.
+int64_t taskCount(int64_t bound, int64_t tasks) {
+  int64_t best = 1;
+  for (int64_t n = std::min(tasks, bound); n >= 2; --n) {
+    if (bound % n != 0)
+      continue;
+    if (n % 2 == 0 && n >= 4)
+      return n;
+    if (balancedTasks(n) > balancedTasks(best) ||
+        (balancedTasks(n) == balancedTasks(best) && n % 2 == 0))
+      best = n;
+  }
+  return best;
+}
+
+/// A load from one of the kernel's inputs: which input, the index it reads
+/// and the input's size in bytes.
+struct InputLoad {
+  unsigned input;
+  IndexOp index;
+  int64_t bytes;
+};
+
+std::optional<InputLoad> inputLoad(KernelOp kernel, LoadOp load) {
+  auto index = load.getPtr().getDefiningOp<IndexOp>();
+  auto arg = index ? dyn_cast<BlockArgument>(index.getBuf()) : nullptr;
+  if (!arg || arg.getArgNumber() >= kernel.getInputs().size())
+    return std::nullopt;
+  return InputLoad{
+      arg.getArgNumber(), index,
+      getTensorBytes(kernel.getInputs()[arg.getArgNumber()].getType())};
+}
+
+/// Bytes of constant weights whose loads move along `range`: what a task
+/// of a split along it reads of them is its own slice.
+int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
+  int64_t bytes = 0;
+  DependenceMemo memo;
+  kernel.walk([&](LoadOp load) {
+    std::optional<InputLoad> in = inputLoad(kernel, load);
+    if (in && kernel.getInputs()[in->input].getDefiningOp<ConstOp>() &&
+        dependsOn(in->index.getIdx(), range.getResult(), memo))
+      bytes += in->bytes;
+  });
+  return bytes;
+}
+
+/// Bytes of inputs a task of a split along `range` reads again in every
+/// iteration of the kernel's outermost loop `outer`: those `outer` does not
+/// move, whole, or their share of them where `range` moves them. None when
+/// the split leaves each task one iteration of `outer`.
+int64_t rereadBytesPerTask(KernelOp kernel, RangeOp outer, RangeOp range,
+                           int64_t tasks) {
+  if (range == outer && (int64_t)outer.getBound() <= tasks)
+    return 0;
+  int64_t bytes = 0;
+  DependenceMemo memo;
+  llvm::SmallDenseSet<unsigned, 4> counted;
+  kernel.walk([&](LoadOp load) {
+    std::optional<InputLoad> in = inputLoad(kernel, load);
+    if (!in || dependsOn(in->index.getIdx(), outer.getResult(), memo) ||
+        !counted.insert(in->input).second)
+      return;
+    bytes += dependsOn(in->index.getIdx(), range.getResult(), memo)
+                 ? in->bytes / tasks
+                 : in->bytes;
+  });
+  return bytes;
+}
+
+/// True if each step of `range` stores the next run of consecutive
+/// elements of a row (an upcast axis as long as its stride), at most a
+/// cache line of them: tasks split along it would each write short pieces
+/// of every row.
+bool storesShortRunsAlong(KernelOp kernel, RangeOp range) {
+  SmallVector<RangeOp> upcasts;
+  kernel.walk([&](RangeOp r) {
+    if (r.getAxis() == AxisType::upcast)
+      upcasts.push_back(r);
+  });
+  bool any = false, all = true;
+  kernel.walk([&](StoreOp store) {
+    auto index = store.getPtr().getDefiningOp<IndexOp>();
+    std::optional<int64_t> stride =
+        index ? getLaneStride(index.getIdx(), range.getResult(), 1)
+              : std::nullopt;
+    int64_t bytes = getElementBytes(getElementTypeOrSelf(store.getValue()));
+    bool run =
+        stride && *stride > 0 && *stride * bytes <= 64 &&
+        llvm::any_of(upcasts, [&](RangeOp upcast) {
+          return (int64_t)upcast.getBound() == *stride &&
+                 getLaneStride(index.getIdx(), upcast.getResult(), 1) == 1;
+        });
+    any = true;
+    all &= run;
+  });
+  return any && all;
+}
+
+/// Bytes of the kernel's inputs that `tasks` tasks of a split along `range`
+/// read in all: an input that moves along it once, split among them, any
+/// other once per task. DenseNet's 1x1 convolutions at 56x56, channels
+/// first, split by their 128 output channels read the 3.2 MB of
+/// concatenated input 8 times over (from L3, at 73 GFLOP/s); split by
+/// pixels, once, and the 128 KB of weights 7 times.
+int64_t streamedBytes(KernelOp kernel, RangeOp range, int64_t tasks) {
+  int64_t bytes = 0;
+  DependenceMemo memo;
+  llvm::SmallDenseSet<unsigned, 4> counted;
+  kernel.walk([&](LoadOp load) {
+    std::optional<InputLoad> in = inputLoad(kernel, load);
+    if (!in || !counted.insert(in->input).second)
+      return;
+    bytes += dependsOn(in->index.getIdx(), range.getResult(), memo)
+                 ? in->bytes
+                 : in->bytes * tasks;
+  });
+  return bytes;
+}
+
+/// What a task may read again per outer iteration and still find in its
+/// core's L2 (half of the 512 KiB of the smallest L2 tgc targets).
+constexpr int64_t kRereadBudget = 256 * 1024;
+
+} // namespace
+
+void mlir::tgc::chooseThreads(KernelOp kernel, int64_t tasks) {
+  // Fewer iterations are worth splitting where each reads more: as many
+  // accesses as a copy of kMinThreadWork makes (two each), in at least half
+  // its iterations (ResNet-18's Winograd output transforms at 28x28, 100352
+  // iterations of 3.25 accesses, 0.1 ms, ran as long on 2 threads as on 1;
+  // an 8x8-tile input transform of 32768 iterations, 12 us, ran slower
+  // split: its loads read each element 4 times from L1).
+  int64_t iterations = iterationCount(kernel);
+  if (tasks < 2 || (iterations < kMinThreadWork &&
+                    (iterations < kMinThreadWork / 2 ||
+                     accessCount(kernel) < 2 * kMinThreadWork)))
+    return;
+  // The actions applied so far replaced ranges and reductions: look again.
+  SmallVector<ReduceOp> reductions;
+  kernel.walk([&](ReduceOp reduce) { reductions.push_back(reduce); });
+  auto repeatsReduce = [&](RangeOp range) {
+    return llvm::any_of(reductions, [&](ReduceOp reduce) {
+      return !isComputedFrom(reduce.getResult(), range.getResult());
+    });
+  };
+  SmallVector<RangeOp> splittable;
+  for (Operation &op : kernel.getBlock())
+    if (auto range = dyn_cast<RangeOp>(op);
+        range &&
+        (range.getAxis() == AxisType::global ||
+         range.getAxis() == AxisType::loop) &&
+        taskCount(range.getBound(), tasks) >= 2)
+      splittable.push_back(range);
+  // Without a reduction, tasks that split the innermost axis each copy a
+  // short piece of every row (a padded copy of a channels-last image split
+  // by channels moved 12 of them per pixel, 4x slower than split by rows).
+  // With one, so do tasks that split the vectors or pixel tiles of a row,
+  // where another axis splits as well: SqueezeNet's stem, 111 columns in 7
+  // vectors of 16, split 7 ways (the split axis then runs outermost, on one
+  // thread too) wrote 64-byte pieces of each row of its 64 channels and
+  // ran 1.3x slower than split by channels into 4. Convolutions whose tile
+  // is a row of 7 or 14 pixels move too: GoogLeNet 0.97x, ResNeXt-50
+  // 0.98x on one thread, others within noise.
+  if (splittable.size() >= 2) {
+    RangeOp inner = splittable.back();
+    auto others = llvm::drop_end(splittable);
+    if (reductions.empty()
+            ? taskCount(splittable[splittable.size() - 2].getBound(), tasks) >=
+                  4
+            : storesShortRunsAlong(kernel, inner) &&
+                  llvm::any_of(others, [&](RangeOp other) {
+                    return taskCount(other.getBound(), tasks) >= 4;
+                  }))
+      splittable.pop_back();
+  }
+  bool anyWithReduce = llvm::any_of(
+      splittable, [&](RangeOp range) { return !repeatsReduce(range); });
+  RangeOp best;
+  int64_t bestTasks = 1, bestBytes = -1, bestStreamed = 0;
+  bool bestFits = true;
+  for (RangeOp range : splittable) {
+    if (anyWithReduce && repeatsReduce(range))
+      continue;
+    int64_t n = taskCount(range.getBound(), tasks);
+    // A split that reads a quarter or less of the bytes of another, with
+    // tasks enough for two threads, wins whatever its count.
+    int64_t streamed = streamedBytes(kernel, range, n);
+    bool fewerBytes =
+        best && balancedTasks(n) >= 4 && 4 * streamed <= bestStreamed;
+    bool moreBytes =
+        best && balancedTasks(bestTasks) >= 4 && 4 * bestStreamed <= streamed;
+    bool better = !moreBytes &&
+                  (fewerBytes || balancedTasks(n) > balancedTasks(bestTasks) ||
+                   (balancedTasks(n) == balancedTasks(bestTasks) &&
+                    n % 2 == 0 && bestTasks % 2));
+    bool fits = rereadBytesPerTask(kernel, splittable.front(), range, n) <=
+                kRereadBudget;
+    int64_t bytes = -1;
+    if (!better && n == bestTasks) {
+      bytes = weightBytesAlong(kernel, range);
+      better = fits != bestFits ? fits : bytes > bestBytes;
+    }
+    if (better &&
+        checkOptAction(kernel, {OptKind::Thread, (int64_t)range.getId(), n})
+            .empty()) {
+      best = range;
+      bestTasks = n;
+      bestBytes = bytes >= 0 ? bytes : weightBytesAlong(kernel, range);
+      bestFits = fits;
+      bestStreamed = streamed;
+    }
+  }
+  if (best && bestTasks >= 2)
+    (void)applyOptAction(kernel,
+                         {OptKind::Thread, (int64_t)best.getId(), bestTasks});
+}
