@@ -79,22 +79,20 @@ int64_t taskCount(int64_t bound, int64_t tasks) {
   return best;
 }
 
-/// A load from one of the kernel's inputs: which input, the index it reads
+/// A load from one of the kernel's inputs: the input, the index it reads
 /// and the input's size in bytes.
 struct InputLoad {
-  unsigned input;
+  Value input;
   IndexOp index;
   int64_t bytes;
 };
 
 std::optional<InputLoad> inputLoad(KernelOp kernel, LoadOp load) {
   auto index = load.getPtr().getDefiningOp<IndexOp>();
-  auto arg = index ? dyn_cast<BlockArgument>(index.getBuf()) : nullptr;
-  if (!arg || arg.getArgNumber() >= kernel.getInputs().size())
+  Value input = index ? findAddressedInput(kernel, index) : Value();
+  if (!input)
     return std::nullopt;
-  return InputLoad{
-      arg.getArgNumber(), index,
-      getTensorBytes(kernel.getInputs()[arg.getArgNumber()].getType())};
+  return InputLoad{input, index, getTensorBytes(input.getType())};
 }
 
 /// Bytes of constant weights whose loads move along `range`: what a task
@@ -104,7 +102,7 @@ int64_t weightBytesAlong(KernelOp kernel, RangeOp range) {
   DependenceMemo memo;
   kernel.walk([&](LoadOp load) {
     std::optional<InputLoad> in = inputLoad(kernel, load);
-    if (in && kernel.getInputs()[in->input].getDefiningOp<ConstOp>() &&
+    if (in && in->input.getDefiningOp<ConstOp>() &&
         dependsOn(in->index.getIdx(), range.getResult(), memo))
       bytes += in->bytes;
   });
@@ -121,7 +119,7 @@ int64_t rereadBytesPerTask(KernelOp kernel, RangeOp outer, RangeOp range,
     return 0;
   int64_t bytes = 0;
   DependenceMemo memo;
-  llvm::SmallDenseSet<unsigned, 4> counted;
+  llvm::SmallDenseSet<Value, 4> counted;
   kernel.walk([&](LoadOp load) {
     std::optional<InputLoad> in = inputLoad(kernel, load);
     if (!in || dependsOn(in->index.getIdx(), outer.getResult(), memo) ||
@@ -172,7 +170,7 @@ bool storesShortRunsAlong(KernelOp kernel, RangeOp range) {
 int64_t streamedBytes(KernelOp kernel, RangeOp range, int64_t tasks) {
   int64_t bytes = 0;
   DependenceMemo memo;
-  llvm::SmallDenseSet<unsigned, 4> counted;
+  llvm::SmallDenseSet<Value, 4> counted;
   kernel.walk([&](LoadOp load) {
     std::optional<InputLoad> in = inputLoad(kernel, load);
     if (!in || !counted.insert(in->input).second)

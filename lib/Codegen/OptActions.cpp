@@ -340,6 +340,14 @@ RangeOp mlir::tgc::findRange(KernelOp kernel, int64_t axis) {
   return nullptr;
 }
 
+Value mlir::tgc::findAddressedInput(KernelOp kernel, IndexOp index) {
+  auto arg = dyn_cast<BlockArgument>(index.getBuf());
+  if (!arg || arg.getOwner() != &kernel.getBlock() ||
+      arg.getArgNumber() >= kernel.getInputs().size())
+    return {};
+  return kernel.getInputs()[arg.getArgNumber()];
+}
+
 std::string mlir::tgc::checkOptAction(KernelOp kernel,
                                       const OptAction &action) {
   if (!kernel.isLowered())

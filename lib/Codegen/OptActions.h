@@ -95,6 +95,10 @@ LogicalResult applyOptAction(KernelOp kernel, const OptAction &action,
 /// The range of `kernel` whose id is `axis`, or null.
 RangeOp findRange(KernelOp kernel, int64_t axis);
 
+/// The operand of `kernel` (one of its inputs) that `index` addresses, or
+/// null when it addresses an output.
+Value findAddressedInput(KernelOp kernel, IndexOp index);
+
 } // namespace mlir::tgc
 
 #endif // TGC_CODEGEN_OPTACTIONS_H

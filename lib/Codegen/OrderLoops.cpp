@@ -52,15 +52,6 @@ constexpr int64_t kCachedWeightBytes = int64_t(512) << 10;
 /// under it the weights stay cached across the row tiles.
 constexpr int64_t kStreamedWeightBytes = int64_t(256) << 10;
 
-/// The kernel's input that `index` addresses, if any (not an output).
-Value inputOf(KernelOp kernel, IndexOp index) {
-  auto arg = dyn_cast<BlockArgument>(index.getBuf());
-  if (!arg || arg.getOwner() != &kernel.getBlock() ||
-      arg.getArgNumber() >= kernel.getInputs().size())
-    return {};
-  return kernel.getInputs()[arg.getArgNumber()];
-}
-
 /// Where the weights stay cached, the activations one task reads may not:
 /// below the column loops, the rows' activations are read again for every
 /// column block, beside them the weights for every tile of rows. The rows
@@ -75,7 +66,7 @@ constexpr int64_t kL1Bytes = int64_t(32) << 10;
 
 /// The constant input (weight) behind `index`, if it addresses one.
 ConstOp weightOf(KernelOp kernel, IndexOp index) {
-  Value input = inputOf(kernel, index);
+  Value input = findAddressedInput(kernel, index);
   return input ? input.getDefiningOp<ConstOp>() : ConstOp();
 }
 
@@ -89,7 +80,7 @@ bool weightsMoveAlong(ArrayRef<IndexOp> weightIndices, RangeOp range) {
 /// Bytes of `index`'s input that one task of `thread` reads: all of it
 /// unless its address moves along the thread range, which splits it.
 int64_t bytesPerTask(KernelOp kernel, IndexOp index, RangeOp thread) {
-  int64_t bytes = getTensorBytes(inputOf(kernel, index).getType());
+  int64_t bytes = getTensorBytes(findAddressedInput(kernel, index).getType());
   if (thread && isComputedFrom(index.getIdx(), thread.getResult()))
     bytes /= thread.getBound();
   return bytes;
@@ -248,7 +239,7 @@ bool rowsFirstSaveRereads(KernelOp kernel, IndexOp weight,
   int64_t activationBytes = 0;
   bool movesWithColumns = false;
   kernel.walk([&](IndexOp index) {
-    if (!inputOf(kernel, index) || weightOf(kernel, index) ||
+    if (!findAddressedInput(kernel, index) || weightOf(kernel, index) ||
         !movesAlongAny(index, contracted))
       return;
     activationBytes =

@@ -33,11 +33,8 @@ namespace {
 
 /// True if `index` addresses a kernel input that is no constant.
 bool readsComputedInput(KernelOp kernel, IndexOp index) {
-  auto arg = dyn_cast<BlockArgument>(index.getBuf());
-  if (!arg || arg.getOwner() != &kernel.getBlock() ||
-      arg.getArgNumber() >= kernel.getInputs().size())
-    return false;
-  return !kernel.getInputs()[arg.getArgNumber()].getDefiningOp<ConstOp>();
+  Value input = findAddressedInput(kernel, index);
+  return input && !input.getDefiningOp<ConstOp>();
 }
 
 /// A cache line: loops that step less than this read along one.
