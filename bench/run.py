@@ -626,7 +626,10 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   samples; one past twice the best stops after one), drops any
   whose outputs differ from the heuristic's, keeps the best N, and stops
   when a round gains less than 2%. The best and the heuristic's choice are
-  timed again, alternating; the heuristic's is kept unless beaten.
+  then linked into one harness and timed in turns, 15 rounds of a sample
+  each (the best's time: the heuristic's times the median ratio within a
+  round, so a core that slows down for seconds, as shared ones do, slows
+  both alike); the heuristic's is kept unless beaten.
   `tgc compile --tuning-db DB.json` (or `tgc bench --tuning-db`) applies an
   entry to a kernel whose key matches: the SHA-256 of the kernel as
   lowered and of the context (target, CPU and ISA, the C compiler and its

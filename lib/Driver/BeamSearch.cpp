@@ -64,9 +64,11 @@ constexpr double kCutoff = 1.5;
 /// A round that does not beat the best by this fraction ends the search:
 /// smaller gains are within the noise of a shared machine.
 constexpr double kMinGain = 0.02;
-/// Alternating measurements of the heuristic's choice and the best at the
-/// end of a search.
-constexpr unsigned kRemeasureRounds = 3;
+/// Rounds of the heuristic's choice and the best, timed in turns in one
+/// process at the end of a search; a budget of kRemeasureBudget candidate
+/// timings stops a slow kernel's earlier.
+constexpr unsigned kRemeasureRounds = 15;
+constexpr unsigned kRemeasureBudget = 3;
 
 /// Amounts tried for each kind of action, besides every divisor of the
 /// axis up to the largest of them (amountsFor). Register tiles and vectors
@@ -161,6 +163,17 @@ OwningOpRef<ModuleOp> buildStandalone(KernelOp kernel) {
   return module;
 }
 
+/// Writes `text` to `path`; false if it cannot.
+bool writeText(StringRef path, StringRef text) {
+  std::error_code ec;
+  raw_fd_ostream file(path, ec);
+  if (ec)
+    return false;
+  file << text;
+  file.close();
+  return !file.has_error();
+}
+
 KernelOp theKernel(ModuleOp module) {
   KernelOp kernel;
   module.walk([&](KernelOp k) { kernel = k; });
@@ -189,6 +202,7 @@ public:
     floatOutputs = llvm::all_of(kernel.getResultTypes(), [](Type type) {
       return cast<RankedTensorType>(type).getElementType().isF32();
     });
+    describeBuffers();
   }
 
   FailureOr<BeamResult> run();
@@ -203,9 +217,17 @@ private:
   void release(ModuleOp copy);
   /// The actions that apply after `actions`.
   SmallVector<OptAction> expansions(ArrayRef<OptAction> actions);
-  /// Builds the candidate's package and harness; false if it cannot be
+  /// The byte sizes and fills of the standalone kernel's inputs and
+  /// outputs, which every candidate shares.
+  void describeBuffers();
+  /// The harness that times the packages `names` of the kernel.
+  std::string harness(ArrayRef<std::string> names) const {
+    return generateTuneHarness(inputBytes, fills, outputBytes, names);
+  }
+  /// Builds the candidate's package, named `name`; false if it cannot be
   /// built or (unless `again`) renders to C already seen.
-  bool prepare(Candidate &candidate, bool again = false);
+  bool prepare(Candidate &candidate, bool again = false,
+               StringRef name = kName);
   /// Compiles the prepared candidates, `jobs` at a time; if `bounded`,
   /// starts no compiler once the time budget is spent (the rest stay
   /// uncompiled and are not timed).
@@ -217,15 +239,17 @@ private:
                                          started)
                    .count() > options.budgetSeconds;
   }
-  /// Compiles the harness and the pool once, from the first candidate's
-  /// folder: they are the same for every candidate of the kernel (same
-  /// buffers, same API), so each candidate compiles only its kernel.
+  /// Writes the harness and compiles it and the pool once, with the first
+  /// candidate's header: they are the same for every candidate of the
+  /// kernel (same buffers, same API), so each candidate compiles only its
+  /// kernel.
   void compileShared(const Candidate &first);
   /// Times a compiled candidate, stopping early when it is slower than
   /// `cutoffMs` (0: no cutoff); removes its folder unless `keep`.
   void time(Candidate &candidate, double cutoffMs, bool keep = false);
-  /// Times the heuristic's choice and the best again, alternating, so that
-  /// the speedup recorded does not carry the drift of a long search.
+  /// Times the heuristic's choice and the best again, in turns within one
+  /// process, so that the speedup recorded carries neither the drift of a
+  /// long search nor a slowdown of the machine that hit one of them.
   void remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
                  double &heuristicMs, double &bestMs);
   /// The heuristic's actions for the kernel.
@@ -257,6 +281,8 @@ private:
   /// (compared with a tolerance; anything else must match bit for bit).
   std::optional<std::string> reference;
   bool floatOutputs = false;
+  SmallVector<int64_t> inputBytes, outputBytes;
+  SmallVector<FillKind> fills;
   /// The harness's and the pool's object files, once compiled.
   SmallVector<std::string> sharedObjects;
   bool triedShared = false;
@@ -266,6 +292,26 @@ private:
   double prepareSeconds = 0, compileSeconds = 0, timeSeconds = 0;
   std::chrono::steady_clock::time_point started;
 };
+
+void Search::describeBuffers() {
+  auto main = cast<func::FuncOp>(standalone->lookupSymbol("main"));
+  auto bytesOf = [](Type type) {
+    auto tensor = cast<RankedTensorType>(type);
+    Type element = tensor.getElementType();
+    int64_t bits =
+        element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+    return tensor.getNumElements() * std::max<int64_t>(1, bits / 8);
+  };
+  for (Type type : main.getFunctionType().getInputs()) {
+    inputBytes.push_back(bytesOf(type));
+    Type element = cast<RankedTensorType>(type).getElementType();
+    fills.push_back(element.isF32()   ? FillKind::Float32
+                    : element.isF64() ? FillKind::Float64
+                                      : FillKind::Zero);
+  }
+  for (Type type : main.getFunctionType().getResults())
+    outputBytes.push_back(bytesOf(type));
+}
 
 OwningOpRef<ModuleOp> Search::applied(ArrayRef<OptAction> actions,
                                       std::string &whyNot) {
@@ -331,7 +377,7 @@ SmallVector<OptAction> Search::expansions(ArrayRef<OptAction> actions) {
   return result;
 }
 
-bool Search::prepare(Candidate &candidate, bool again) {
+bool Search::prepare(Candidate &candidate, bool again, StringRef name) {
   PhaseTimer phase(prepareSeconds);
   // Diagnostics of a candidate that fails are the search's business only.
   std::string firstError;
@@ -364,31 +410,10 @@ bool Search::prepare(Candidate &candidate, bool again) {
                !sys::fs::create_directories(candidate.dir);
   if (built) {
     PackageOptions package;
-    package.name = kName.str();
+    package.name = name.str();
     package.weightsInFile = true;
     package.cpu = options.cpu;
     built = succeeded(writePackage(*copy, package, candidate.dir));
-  }
-  SmallVector<int64_t> inputBytes, outputBytes;
-  SmallVector<FillKind> fills;
-  if (built) {
-    auto main = cast<func::FuncOp>(copy->lookupSymbol("main"));
-    auto bytesOf = [](Type type) {
-      auto tensor = cast<RankedTensorType>(type);
-      Type element = tensor.getElementType();
-      int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth()
-                                            : 64;
-      return tensor.getNumElements() * std::max<int64_t>(1, bits / 8);
-    };
-    for (Type type : main.getFunctionType().getInputs()) {
-      inputBytes.push_back(bytesOf(type));
-      Type element = cast<RankedTensorType>(type).getElementType();
-      fills.push_back(element.isF32()   ? FillKind::Float32
-                      : element.isF64() ? FillKind::Float64
-                                        : FillKind::Zero);
-    }
-    for (Type type : main.getFunctionType().getResults())
-      outputBytes.push_back(bytesOf(type));
   }
   release(*copy);
   if (!built) {
@@ -397,7 +422,7 @@ bool Search::prepare(Candidate &candidate, bool again) {
   }
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> source =
-      MemoryBuffer::getFile(joinPath(candidate.dir, kName + ".c"));
+      MemoryBuffer::getFile(joinPath(candidate.dir, name + ".c"));
   if (!source)
     return false;
   std::array<uint8_t, 32> digest =
@@ -407,14 +432,8 @@ bool Search::prepare(Candidate &candidate, bool again) {
     sys::fs::remove_directories(candidate.dir);
     return false;
   }
-  std::error_code ec;
-  raw_fd_ostream harness(joinPath(candidate.dir, "harness.c"), ec);
-  if (ec)
-    return false;
-  harness << generateTuneHarness(inputBytes, fills, outputBytes, kName);
-  harness.close();
   candidate.executable = joinPath(candidate.dir, "run");
-  return !harness.has_error();
+  return true;
 }
 
 void Search::compileShared(const Candidate &first) {
@@ -422,13 +441,16 @@ void Search::compileShared(const Candidate &first) {
   ErrorOr<std::string> program = sys::findProgramByName(options.compiler[0]);
   if (!program)
     return;
+  if (!writeText(joinPath(options.workDir, "harness.c"),
+                 harness({kName.str()})))
+    return;
   SmallVector<std::string> objects;
   for (StringRef file : {"harness", "tgc_pool"}) {
     std::vector<std::string> args = options.compiler;
     std::string object = joinPath(options.workDir, file + Twine(".o"));
-    args.insert(args.end(),
-                {"-std=c99", "-I" + first.dir, "-c",
-                 joinPath(first.dir, file + Twine(".c")), "-o", object});
+    std::string dir = file == "harness" ? options.workDir : first.dir;
+    args.insert(args.end(), {"-std=c99", "-I" + first.dir, "-c",
+                             joinPath(dir, file + Twine(".c")), "-o", object});
     SmallVector<StringRef> refs(args.begin(), args.end());
     if (sys::ExecuteAndWait(*program, refs) != 0)
       return; // each candidate compiles them itself then
@@ -483,9 +505,9 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
     // same code, less file traffic.
     args.push_back("-pipe");
     args.push_back("-I" + candidate.dir);
-    args.push_back(joinPath(candidate.dir, "k.c"));
+    args.push_back(joinPath(candidate.dir, kName + ".c"));
     if (sharedObjects.empty()) {
-      args.push_back(joinPath(candidate.dir, "harness.c"));
+      args.push_back(joinPath(options.workDir, "harness.c"));
       args.push_back(joinPath(candidate.dir, "tgc_pool.c"));
     }
     args.insert(args.end(), sharedObjects.begin(), sharedObjects.end());
@@ -557,22 +579,67 @@ void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
   std::vector<Candidate> pair(2);
   pair[0].actions.assign(heuristic.begin(), heuristic.end());
   pair[1].actions.assign(best.begin(), best.end());
-  for (Candidate &c : pair)
-    if (!prepare(c, /*again=*/true))
+  const std::string names[] = {"h", "b"};
+  for (unsigned i = 0; i < 2; ++i)
+    if (!prepare(pair[i], /*again=*/true, names[i]))
       return;
-  compileAll(pair);
-  SmallVector<double> times[2];
-  for (unsigned round = 0; round < kRemeasureRounds; ++round)
-    for (unsigned i = 0; i < 2; ++i) {
-      pair[i].ms.reset();
-      time(pair[i], 0, /*keep=*/round + 1 < kRemeasureRounds);
-      if (pair[i].ms)
-        times[i].push_back(*pair[i].ms);
+  std::string dir = pair[0].dir;
+  std::string executable = joinPath(dir, "pair");
+  std::string log = joinPath(dir, "pair.log");
+  std::string error;
+  {
+    PhaseTimer phase(compileSeconds);
+    if (!writeText(joinPath(dir, "harness.c"), harness(names)))
+      return;
+    std::vector<std::string> args = options.compiler;
+    args.insert(args.end(),
+                {"-std=c99", "-pipe", "-I" + pair[0].dir, "-I" + pair[1].dir,
+                 joinPath(pair[0].dir, "h.c"), joinPath(pair[1].dir, "b.c"),
+                 joinPath(dir, "harness.c"), joinPath(dir, "tgc_pool.c"), "-o",
+                 executable, "-lm", "-pthread"});
+    if (runProgram(args, StringRef(log), StringRef(log), error) != 0) {
+      note("the heuristic's choice and the best do not compile together "
+           "(see " +
+           log + ")");
+      return;
     }
-  if (times[0].empty() || times[1].empty())
+  }
+  SmallVector<SmallVector<double, 2>> rounds;
+  {
+    PhaseTimer phase(timeSeconds);
+    std::string times = joinPath(dir, "times.txt");
+    std::vector<std::string> args = {
+        executable,
+        joinPath(pair[0].dir, "h.safetensors"),
+        joinPath(pair[1].dir, "b.safetensors"),
+        std::to_string(options.threads),
+        std::to_string(kRemeasureRounds),
+        std::to_string(options.timeoutMs * kRemeasureBudget),
+        "0",
+        std::to_string(options.flushBytes)};
+    if (runProgram(args, StringRef(times), StringRef(log), error) == 0)
+      rounds = readTuneSamples(times, 2);
+  }
+  for (Candidate &c : pair)
+    sys::fs::remove_directories(c.dir);
+  if (rounds.size() < 3) {
+    note("re-timing the heuristic's choice and the best failed" +
+         (error.empty() ? "" : ": " + error));
     return;
-  heuristicMs = median(times[0]);
-  bestMs = median(times[1]);
+  }
+  // The best's time is the heuristic's times the median ratio of the two
+  // within a round: a round's samples are milliseconds apart, so whatever
+  // slowed one slowed the other.
+  SmallVector<double> heuristicTimes, ratios;
+  for (ArrayRef<double> round : rounds) {
+    heuristicTimes.push_back(round[0]);
+    ratios.push_back(round[1] / round[0]);
+  }
+  heuristicMs = median(heuristicTimes);
+  bestMs = heuristicMs * median(ratios);
+  note(formatv("re-timed in turns ({0} rounds): heuristic {1:f4} ms, best "
+               "{2:f4} ms",
+               rounds.size(), heuristicMs, bestMs));
 }
 
 bool Search::matchesReference(StringRef outputsFile) {

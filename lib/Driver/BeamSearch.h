@@ -4,7 +4,8 @@
 // extended by every action that applies, every candidate built as a
 // one-kernel package with a timing harness, compiled by the system C
 // compiler in parallel and timed one at a time on real-size buffers; the
-// fastest `beam` lists survive, until a round brings no gain.
+// fastest `beam` lists survive, until a round brings no gain. The best and
+// the heuristic's choice are then timed again in turns, in one process.
 //
 //===----------------------------------------------------------------------===//
 

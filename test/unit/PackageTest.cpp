@@ -4,8 +4,9 @@
 // package that the system C compiler builds under -std=c99 -Werror
 // -pedantic, and a C main linked against it prints the outputs. Covers
 // embedded and file weights, the manifest, the safetensors header, the
-// run function's error codes, the package's own CMakeLists.txt, and two
-// models with different prefixes linked into one program.
+// run function's error codes, the package's own CMakeLists.txt, two
+// models with different prefixes linked into one program, and the tune
+// harness timing two packages of one model in turns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "Codegen/Manifest.h"
 #include "Codegen/OptActions.h"
 #include "Codegen/Passes.h"
+#include "Driver/TuneHarness.h"
 #include "IR/TgcOps.h"
 #include "TestScratch.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -379,6 +381,65 @@ int main(void) {
   CHECK(buildAndRun(scratchDir() / "two", main, sources,
                     "-I'" + a.string() + "' -I'" + b.string() + "'") ==
         kExpected);
+}
+
+TEST_CASE("a tune harness times two packages of one model in turns",
+          "[package][tune]") {
+  fs::path dir = scratchDir() / "tune";
+  fs::path h = dir / "h", b = dir / "b";
+  REQUIRE(writeModelPackage(h, "h", /*weightsInFile=*/true));
+  REQUIRE(writeModelPackage(b, "b", /*weightsInFile=*/true));
+  // x: 2x3 floats in, y: 2x2 floats out.
+  std::string harness = mlir::tgc::generateTuneHarness(
+      {24}, {mlir::tgc::FillKind::Float32}, {16}, {"h", "b"});
+  CHECK_THAT(harness, Contains("#define NUM_PKG 2"));
+  CHECK_THAT(harness, Contains("h_outputs outputs = {out[0][0]};"));
+  CHECK_THAT(harness, Contains("b_outputs outputs = {out[1][0]};"));
+  writeFile(dir / "harness.c", harness);
+  fs::path program = dir / "pair", log = dir / "build.log";
+  std::string build =
+      std::string(kStrict) + " -I'" + h.string() + "' -I'" + b.string() +
+      "' '" + (h / "h.c").string() + "' '" + (b / "b.c").string() + "' '" +
+      (dir / "harness.c").string() + "' '" + (h / "tgc_pool.c").string() +
+      "' -o '" + program.string() + "' -lm -pthread";
+  int status = run(build, log);
+  INFO("build: " << build << "\n" << readFile(log));
+  REQUIRE(status == 0);
+
+  // WEIGHTS... THREADS MAX_RUNS BUDGET_MS CUTOFF_MS FLUSH_BYTES OUTPUTS.
+  auto timePair = [&](const std::string &options) {
+    std::string command = "'" + program.string() + "' '" +
+                          (h / "h.safetensors").string() + "' '" +
+                          (b / "b.safetensors").string() + "' " + options +
+                          " '" + (dir / "outputs.bin").string() + "' 2>'" +
+                          (dir / "run.log").string() + "'";
+    INFO(command);
+    REQUIRE(run(command, dir / "times.txt") == 0);
+    return mlir::tgc::readTuneSamples((dir / "times.txt").string(), 2);
+  };
+  for (const char *options : {"1 4 1000 0 0", "2 4 1000 0 1048576"}) {
+    INFO("options: " << options);
+    auto rounds = timePair(options);
+    // No early stop without a cutoff and within the budget: every round,
+    // each with a sample of each package.
+    CHECK(rounds.size() == 4);
+    for (const auto &round : rounds) {
+      CHECK(round[0] > 0);
+      CHECK(round[1] > 0);
+    }
+    // Each package's outputs, one after the other: the same model on the
+    // same inputs computes the same bytes.
+    std::string outputs = readFile(dir / "outputs.bin");
+    REQUIRE(outputs.size() == 32);
+    CHECK(outputs.substr(0, 16) == outputs.substr(16));
+    CHECK(outputs.substr(0, 16) != std::string(16, '\0'));
+  }
+  // A line of another count of numbers is no round of two packages.
+  CHECK(mlir::tgc::readTuneSamples((dir / "times.txt").string(), 1).empty());
+  // The usage names the weights file of each package.
+  CHECK(run("'" + program.string() + "' only-one", dir / "usage.txt") != 0);
+  CHECK_THAT(readFile(dir / "usage.txt"),
+             Contains("WEIGHTS (one per package)"));
 }
 
 TEST_CASE("the package's CMakeLists.txt builds the library", "[package]") {
