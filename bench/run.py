@@ -602,7 +602,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   concatenation along an outer axis (DenseNet's channels), or a padded
   tile's copies, or a loop of vectors whose last lane is past the row
   (each vector then built lane by lane), is written once per part, its
-  gates decided (tgc-unswitch); a channels-last convolution sums its
+  gates decided, and an elementwise loop gated by its own index (a
+  padded image's border columns) is split where the gate changes
+  (tgc-unswitch); a channels-last convolution sums its
   input channels in
   its innermost loop (tgc-order-reductions); a 1x1
   convolution fused into a global pool unrolls its pixels into the tile; a

@@ -564,7 +564,9 @@ TEST_CASE("a tensor-core product counts its FLOPs in the kernel's cost",
 }
 
 // Two parts along the outer axis, then a bias: one add per element once
-// tgc-unswitch has copied the inner loop per part.
+// tgc-unswitch has copied the inner loop per part (the axis is threaded,
+// so the copies go under ifs on it), or split the axis into one loop per
+// part (AXIS global).
 static const char *kConcatKernel = R"mlir(
 func.func @concat(%a: tensor<1x8xf32>, %b: tensor<3x8xf32>) -> tensor<4x8xf32> {
   %k = tgc.kernel "E_4_8" (%a, %b) : (tensor<1x8xf32>, tensor<3x8xf32>) -> tensor<4x8xf32> {
@@ -575,7 +577,7 @@ func.func @concat(%a: tensor<1x8xf32>, %b: tensor<3x8xf32>) -> tensor<4x8xf32> {
     %m8 = tgc.const -8 : index
     %zero = tgc.const 0.0 : f32
     %one = tgc.const 1.0 : f32
-    %c = tgc.range 4 global id 0
+    %c = tgc.range 4 AXIS id 0
     %inA = tgc.cmplt %c, %c1 : index
     %inB = tgc.cmplt %c0, %c : index
     %row = tgc.mul %c, %c8 : index
@@ -600,18 +602,25 @@ func.func @concat(%a: tensor<1x8xf32>, %b: tensor<3x8xf32>) -> tensor<4x8xf32> {
 
 TEST_CASE("a loop copied per part counts each copy for its part's share",
           "[package]") {
+  // Copied under an if per part (threaded), or split into a loop per part.
+  auto [axis, expectedIfs] = GENERATE(std::pair<std::string, int>{"thread", 2},
+                                      std::pair<std::string, int>{"global", 0});
+  std::string source = kConcatKernel;
+  source.replace(source.find("AXIS"), 4, axis);
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseKernels(context, kConcatKernel);
+      parseKernels(context, source.c_str());
   REQUIRE(module);
   // Before: the select and the add for each of the 32 elements.
   CHECK(mlir::tgc::getKernelCost(lastKernel(*module)).flops == 2 * 32);
   mlir::PassManager pm(&context);
   pm.addPass(mlir::tgc::createTgcUnswitch());
   REQUIRE(mlir::succeeded(pm.run(*module)));
-  int ifs = 0;
+  int ifs = 0, wheres = 0;
   module->walk([&](mlir::tgc::IfOp) { ++ifs; });
-  REQUIRE(ifs == 2);
+  module->walk([&](mlir::tgc::WhereOp) { ++wheres; });
+  REQUIRE(ifs == expectedIfs);
+  REQUIRE(wheres == 0);
   // After: the part of 1 row counts 1/4 of 32 adds, the part of 3 rows 3/4.
   CHECK(mlir::tgc::getKernelCost(lastKernel(*module)).flops == 32);
 }

@@ -1,13 +1,14 @@
 // RUN: tgc-opt %s --tgc-unswitch | FileCheck %s
 // A loop that reads the parts of a concatenation through gates computed
 // outside it runs once per piece of the index the gates compare, each copy
-// with its gates decided.
+// with its gates decided. The tests below put the parts along a threaded
+// axis, whose loop cannot be split: its index is a task's.
 
 // Three parts along the outer axis c (1, 1 and 2 rows): the inner loop is
 // written three times, under c < 1, 0 < c < 2 and 1 < c, each reading one
 // part without a gate and selecting nothing.
 // CHECK-LABEL: func @concat_three_parts(
-//       CHECK:   %[[C:.*]] = tgc.range 4 global id 0
+//       CHECK:   %[[C:.*]] = tgc.range 4 thread id 0
 //   CHECK-NOT:   tgc.where
 //       CHECK:   %[[FIRST:.*]] = tgc.cmplt %[[C]], %{{.*}} : index
 //       CHECK:   tgc.if %[[FIRST]]
@@ -39,7 +40,7 @@ func.func @concat_three_parts(%a: tensor<1x8xf32>, %b: tensor<1x8xf32>, %d: tens
     %m8 = tgc.const -8 : index
     %m16 = tgc.const -16 : index
     %zero = tgc.const 0.0 : f32
-    %c = tgc.range 4 global id 0
+    %c = tgc.range 4 thread id 0
     %inA = tgc.cmplt %c, %c1 : index
     %geB = tgc.cmplt %c0, %c : index
     %ltB = tgc.cmplt %c, %c2 : index
@@ -69,12 +70,17 @@ func.func @concat_three_parts(%a: tensor<1x8xf32>, %b: tensor<1x8xf32>, %d: tens
 
 // A part's gate that also tests the inner index (a padded border inside
 // the part) is decided only in part: and(false, x) is false, and(true, x)
-// is x, so the piece of the first part keeps that border's gate.
+// is x, so the piece of the first part keeps that border's test, and its
+// inner loop is then split there: 7 columns read without a gate, the 8th
+// (a single step, no loop) stores the padding's zero.
 // CHECK-LABEL: func @gate_with_inner_border(
 //       CHECK:   tgc.if
-//       CHECK:     %[[J:.*]] = tgc.range 8 global id 1
-//       CHECK:     %[[BORDER:.*]] = tgc.cmplt %[[J]], %{{.*}} : index
-//       CHECK:     tgc.index %{{.*}}[%{{.*}}], %[[BORDER]] : <f32>
+//       CHECK:     %[[J:.*]] = tgc.range 7 global id 1
+//       CHECK:     %[[PA:.*]] = tgc.index %{{.*}}[%{{.*}}] : <f32>
+//  CHECK-NEXT:     tgc.load %[[PA]] : <f32> -> f32
+//       CHECK:     tgc.end %[[J]]
+//   CHECK-NOT:     tgc.load
+//       CHECK:     tgc.store %{{.*}}, %{{.*}} : <f32>, f32
 //   CHECK-NOT:     tgc.and
 //       CHECK:   tgc.endif
 //       CHECK:   tgc.if
@@ -91,7 +97,7 @@ func.func @gate_with_inner_border(%a: tensor<1x8xf32>, %b: tensor<1x8xf32>) -> t
     %c8 = tgc.const 8 : index
     %m8 = tgc.const -8 : index
     %zero = tgc.const 0.0 : f32
-    %c = tgc.range 2 global id 0
+    %c = tgc.range 2 thread id 0
     %inA = tgc.cmplt %c, %c1 : index
     %inB = tgc.cmplt %c0, %c : index
     %row = tgc.mul %c, %c8 : index
@@ -114,11 +120,25 @@ func.func @gate_with_inner_border(%a: tensor<1x8xf32>, %b: tensor<1x8xf32>) -> t
   return %k : tensor<2x8xf32>
 }
 
-// A padded border alone (one gated load, no choice between parts) stays
-// as it is: the C compiler hoists one predictable branch itself.
+// A padded border along an output loop whose own index the gate compares:
+// the loop runs once per piece, the border rows storing zeros and the rows
+// inside reading without a gate. A border of one row is no loop: its row
+// index is a constant (row 3 starts at element 24).
 // CHECK-LABEL: func @padded_rows(
 //   CHECK-NOT:   tgc.if
-//       CHECK:   tgc.load %{{.*}} else
+//   CHECK-NOT:   tgc.range {{.*}} id 0
+//       CHECK:   %[[TOP:.*]] = tgc.range 8 global id 1
+//   CHECK-NOT:     tgc.load
+//       CHECK:   tgc.end %[[TOP]]
+//       CHECK:   %[[INSIDE:.*]] = tgc.range 2 global id 0
+//       CHECK:     tgc.add %[[INSIDE]], %{{.*}} : index
+//       CHECK:     tgc.load %{{.*}} : <f32> -> f32
+//       CHECK:   tgc.end %[[INSIDE]]
+//       CHECK:   %[[C24:.*]] = tgc.const 24 : index
+//       CHECK:   %[[BOTTOM:.*]] = tgc.range 8 global id 1
+//       CHECK:     tgc.add %[[BOTTOM]], %[[C24]] : index
+//   CHECK-NOT:     tgc.load
+//       CHECK:   tgc.end %[[BOTTOM]]
 func.func @padded_rows(%a: tensor<2x8xf32>) -> tensor<4x8xf32> {
   %k = tgc.kernel "E_4_8" (%a) : (tensor<2x8xf32>) -> tensor<4x8xf32> {
   ^bb0(%pa: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
@@ -220,11 +240,20 @@ func.func @padded_tile(%a: tensor<49x16xf32>) -> tensor<52xf32> {
   return %k : tensor<52xf32>
 }
 
-// The parts' gates depend on the inner index (a concatenation along the
-// innermost axis): nothing is invariant in the loop, so nothing is copied.
+// The parts' gates compare the loop's own index (a concatenation along the
+// innermost axis): nothing is invariant in the loop to unswitch, so the
+// loop runs once per part, each copy reading its own part without a gate
+// or a select.
 // CHECK-LABEL: func @concat_inner_axis(
-//   CHECK-NOT:   tgc.if
-//       CHECK:   tgc.where
+//   CHECK-NOT:   tgc.where
+//       CHECK:   %[[A:.*]] = tgc.range 4 global id 0
+//       CHECK:     %[[PA:.*]] = tgc.index %arg{{.*}}[%[[A]]] : <f32>
+//  CHECK-NEXT:     tgc.load %[[PA]] : <f32> -> f32
+//       CHECK:   tgc.end %[[A]]
+//       CHECK:   %[[B:.*]] = tgc.range 4 global id 0
+//       CHECK:     tgc.load %{{.*}} : <f32> -> f32
+//       CHECK:   tgc.end %[[B]]
+//   CHECK-NOT:   tgc.where
 func.func @concat_inner_axis(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
   %k = tgc.kernel "E_8" (%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32> {
   ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
@@ -298,4 +327,67 @@ func.func @concat_along_reduction(%a: tensor<4xf32>, %b: tensor<4xf32>, %w: tens
     tgc.sink
   }
   return %r : tensor<1xf32>
+}
+
+// An image padded by one pixel on each side (MobileNetV2's input made
+// channels-last): the column loop's gate is the row's condition and its
+// own. The columns are cut where their own comparisons change: the two
+// border columns store zeros, and the columns inside keep only the row's
+// gate, invariant in the loop (which the C compiler hoists). The row loop
+// is threaded: its index is a task's, and stays whole.
+// CHECK-LABEL: func @padded_image(
+//       CHECK:   %[[TASK:.*]] = tgc.range 2 thread id 2
+//       CHECK:   %[[ROWS:.*]] = tgc.range 2 loop id 0
+//       CHECK:   %[[ROW_IN:.*]] = tgc.and
+//       CHECK:   tgc.mul
+//       CHECK:   %[[OUT_ROW:.*]] = tgc.mul %{{.*}}, %{{.*}} : index
+//   CHECK-NOT:   tgc.load
+//       CHECK:   %[[LEFT:.*]] = tgc.index %arg{{.*}}[%[[OUT_ROW]]] : <f32>
+//  CHECK-NEXT:   tgc.store %[[LEFT]], %{{.*}} : <f32>, f32
+//       CHECK:   %[[INSIDE:.*]] = tgc.range 4 global id 1
+//   CHECK-NOT:     tgc.cmplt
+//       CHECK:     tgc.index %{{.*}}[%{{.*}}], %[[ROW_IN]] : <f32>
+//       CHECK:   tgc.end %[[INSIDE]]
+//   CHECK-NOT:   tgc.load
+//       CHECK:   tgc.store
+//   CHECK-NOT:   tgc.load
+//       CHECK:   tgc.end %[[ROWS]]
+func.func @padded_image(%a: tensor<2x4xf32>) -> tensor<4x6xf32> {
+  %k = tgc.kernel "E_4_6" (%a) : (tensor<2x4xf32>) -> tensor<4x6xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c0 = tgc.const 0 : index
+    %c2 = tgc.const 2 : index
+    %c3 = tgc.const 3 : index
+    %c4 = tgc.const 4 : index
+    %c5 = tgc.const 5 : index
+    %c6 = tgc.const 6 : index
+    %m5 = tgc.const -5 : index
+    %zero = tgc.const 0.0 : f32
+    %task = tgc.range 2 thread id 2
+    %first = tgc.mul %task, %c2 : index
+    %r = tgc.range 2 loop id 0
+    %h = tgc.add %first, %r : index
+    %top = tgc.cmplt %c0, %h : index
+    %bottom = tgc.cmplt %h, %c3 : index
+    %rowIn = tgc.and %top, %bottom : i1
+    %rowAt = tgc.mul %h, %c4 : index
+    %outRow = tgc.mul %h, %c6 : index
+    %w = tgc.range 6 global id 1
+    %left = tgc.cmplt %c0, %w : index
+    %right = tgc.cmplt %w, %c5 : index
+    %cols = tgc.and %left, %right : i1
+    %in = tgc.and %rowIn, %cols : i1
+    %at = tgc.add %rowAt, %w : index
+    %src = tgc.add %at, %m5 : index
+    %ia = tgc.index %pa[%src], %in : !tgc.ptr<f32>
+    %va = tgc.load %ia else %zero : !tgc.ptr<f32> -> f32
+    %dst = tgc.add %outRow, %w : index
+    %o = tgc.index %out[%dst] : !tgc.ptr<f32>
+    tgc.store %o, %va : !tgc.ptr<f32>, f32
+    tgc.end %w
+    tgc.end %r
+    tgc.end %task
+    tgc.sink
+  }
+  return %k : tensor<4x6xf32>
 }
