@@ -844,7 +844,7 @@ bool applyTransposeOpts(KernelOp kernel, KernelShape &shape) {
   // contiguous stream and reads each input row in order. Upcast, each step
   // stored a line's worth of rows a line apart: NCHW to NHWC of 112x112
   // pixels ran 2-7x slower with 3, 4, 8 or 16 channels than with no
-  // actions (Zen 3, GCC 12), and 1.5-3.6x faster with 32 or 64.
+  // actions (Zen 3, GCC 12), and 2.6-3.6x faster with 32 or 64.
   if (!storeAxis || storeAxis.getBound() <= line)
     return false;
   for (const Access &load : shape.accesses) {

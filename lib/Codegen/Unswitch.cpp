@@ -525,6 +525,18 @@ bool containsReduction(ArrayRef<Operation *> body) {
   });
 }
 
+/// The index of the piece of a split loop that starts at `lo`: its own
+/// loop's index plus `lo`, or `lo` itself where the piece is one step and
+/// has no loop.
+Value pieceIndex(OpBuilder &builder, Location loc, RangeOp range, int64_t lo) {
+  if (range && lo == 0)
+    return range.getResult();
+  Value first = builder.create<ConstOp>(loc, builder.getIndexAttr(lo));
+  if (!range)
+    return first;
+  return builder.create<AddOp>(loc, first.getType(), range.getResult(), first);
+}
+
 /// A loop whose loads are gated by comparisons of its own index, written
 /// as one loop per piece of its range. A concatenation along a reduction
 /// (SqueezeNet's squeeze convolutions sum over the channels of the two
@@ -573,18 +585,11 @@ bool split(Loop loop) {
     // A piece of one step (a border column, a part of one time step) is
     // its body once, with its index a constant: no loop of one iteration.
     RangeOp range;
-    Value index;
     if (hi - lo > 1) {
       range = cast<RangeOp>(builder.clone(*loop.range));
       range.setBound(hi - lo);
-      index = range.getResult();
     }
-    if (lo != 0 || !range) {
-      Value first = builder.create<ConstOp>(loc, builder.getIndexAttr(lo));
-      index = range ? builder.create<AddOp>(loc, first.getType(), index, first)
-                          .getResult()
-                    : first;
-    }
+    Value index = pieceIndex(builder, loc, range, lo);
     IRMapping mapping;
     mapping.map(loop.range.getResult(), index);
     SmallVector<Value> decided;
