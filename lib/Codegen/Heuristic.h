@@ -22,6 +22,14 @@ struct HeuristicOptions {
   int64_t threadTasks = 0;
 };
 
+/// Lanes of the square tiles tgc-transpose-lanes moves a transpose's
+/// `element`s in: the widest vector that half of the vector registers can
+/// hold (the other half take the permutes' results), 8 floats with AVX2,
+/// 16 with AVX-512; 0 below 4 lanes, and for elements the C has no vectors
+/// of (f32 and f64 only).
+int64_t transposeTileLanes(Type element, unsigned vectorBytes,
+                           unsigned vectorRegisters);
+
 /// Chooses and applies actions to `kernel` (lowered, not expanded), each
 /// recorded in its `opts`. Leaves elementwise kernels alone: C compilers
 /// vectorize their loops well.

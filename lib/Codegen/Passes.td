@@ -180,6 +180,31 @@ def TgcDevectorize : Pass<"tgc-devectorize", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcTransposeLanes : Pass<"tgc-transpose-lanes", "::mlir::ModuleOp"> {
+  let summary = "Copy square tiles of transposed lanes through registers: vector loads, a transpose by permutes, vector stores";
+  let description = [{
+    After tgc-devectorize, in lowered kernels (CPU targets): a copy written
+    out as lanes of two upcast axes, one contiguous in the loads and the
+    other in the stores (a transpose: NHWC to NCHW, K^T),
+      store(out[s_j + k], load(in[l_k + j]))   for j, k < n
+    becomes n vector loads of in[l_k .. l_k + n-1], log2(n) rounds of n
+    two-source permutes that swap one bit of the lane and row numbers
+    each, and n vector stores to out[s_j .. s_j + n-1]. Written lane by
+    lane, the C compiler assembled each stored vector from scalars (GCC 12
+    vectorizing an 8x16 tile emitted 27 shuffles per element). n is the
+    widest of `vector-bytes` that half of `vector-registers` can hold
+    (8 floats for AVX2, 16 for AVX-512), or a smaller power of two, at
+    least 4, where that tiles the lanes; lanes no tile covers stay as they
+    are. Only ungated copies between two of the kernel's buffers.
+  }];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "unsigned", "64",
+           "bytes of the widest vector register">,
+    Option<"vectorRegisters", "vector-registers", "unsigned", "32",
+           "vector registers the C compiler can allocate">
+  ];
+}
+
 def TgcMulacc : Pass<"tgc-mulacc", "::mlir::ModuleOp"> {
   let summary = "Fuse a floating-point multiply into the add that reads it (tinygrad: MULACC)";
   let description = [{

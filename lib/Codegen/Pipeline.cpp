@@ -93,7 +93,8 @@ static const Stage kStages[] = {
      }},
     // output loops nested for weight reuse (CPU); upcast ranges become
     // lanes and vectors; the index math of each lane simplified;
-    // contiguous lanes become vector loads and stores
+    // contiguous lanes become vector loads and stores, and square tiles of
+    // transposed lanes a transpose in registers (CPU)
     {"expand",
      [](OpPassManager &pm, const PipelineOptions &options) {
        if (options.target != "cuda" && options.target != "metal")
@@ -101,6 +102,15 @@ static const Stage kStages[] = {
        pm.addPass(createTgcExpand());
        pm.addPass(createTgcSymbolic());
        pm.addPass(createTgcDevectorize());
+       if (options.target == "cuda" || options.target == "metal")
+         return;
+       // transposed copies through registers, tiles of the host's vectors
+       FailureOr<CpuTarget> cpu = getCpuTarget(options.cpu);
+       CpuTarget target = succeeded(cpu) ? *cpu : CpuTarget();
+       TgcTransposeLanesOptions transpose;
+       transpose.vectorBytes = target.vectorBytes;
+       transpose.vectorRegisters = target.vectorRegisters;
+       pm.addPass(createTgcTransposeLanes(transpose));
      }},
     // ops placed in their loops, reduces into accumulators, loops copied
     // per piece of the index their gates compare (and the lanes those
