@@ -625,7 +625,8 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   output channels, read their 3.2 MB input once instead of 8 times), and
   never the vectors of a row where another axis splits too.
 - BEAM search: `tgc tune MODEL -o DB.json [--beam 2] [--threads 1]
-  [--timeout-ms 1000] [--input NAME=FILE]` searches each distinct kernel
+  [--timeout-ms 1000] [--compile-timeout-s 60] [--input NAME=FILE]`
+  searches each distinct kernel
   (kernels of the same structure once) from the unoptimized kernel, the
   heuristic's choice and every prefix of it: each round extends every beam
   member by every action that applies (UPCAST, UNROLL, PADTO, PACK; THREAD
@@ -633,8 +634,11 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   timed with the heuristic's split, as it will ship), renders each
   candidate as a one-kernel package with a timing harness
   (made-up inputs, the real weights), compiles them in parallel with `cc -O3
-  -march=native` (or `--cpu`), times them one at a time (median of up to 5
-  samples; one past twice the best stops after one), drops any
+  -march=native` (or `--cpu`; a compile over `--compile-timeout-s` is
+  stopped with its compiler's processes and dropped: GCC took over 10
+  minutes on a 16x16 tile of scalar copies), times them one at a time
+  (median of up to 5 samples; one past twice the best stops after one),
+  drops any
   whose outputs differ from the heuristic's, keeps the best N, and stops
   when a round gains less than 2%. The best and the heuristic's choice are
   then linked into one harness and timed in turns, 15 rounds of a sample

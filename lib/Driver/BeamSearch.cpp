@@ -471,9 +471,27 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
   ErrorOr<std::string> program = sys::findProgramByName(options.compiler[0]);
   if (!program)
     return;
+  // coreutils' timeout runs the compiler in a process group of its own and
+  // stops the whole group (the driver, cc1 and as), which killing the
+  // driver alone would leave running.
+  std::vector<std::string> limit;
+  if (options.compileTimeoutSeconds)
+    if (ErrorOr<std::string> timeout = sys::findProgramByName("timeout")) {
+      limit = {*timeout, "--kill-after=5",
+               std::to_string(options.compileTimeoutSeconds)};
+      limit.push_back(*program);
+      program = *timeout;
+    }
   auto finish = [&](Running &job, int status) {
     job.candidate->compiled = status == 0;
-    if (status != 0)
+    // timeout's status for a command it stopped: 124, or 128 + 9 where it
+    // had to kill it.
+    bool timedOut = !limit.empty() && (status == 124 || status == 137);
+    if (timedOut)
+      note("[" + toText(job.candidate->actions) + "] took over " +
+           std::to_string(options.compileTimeoutSeconds) +
+           " s to compile; dropped");
+    else if (status != 0)
       note("[" + toText(job.candidate->actions) +
            "] does not compile (see " + job.candidate->dir + "/cc.log)");
   };
@@ -499,7 +517,11 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
       ++skipped;
       continue;
     }
-    std::vector<std::string> args = options.compiler;
+    // Under timeout the compiler is named by its path (limit's last word).
+    std::vector<std::string> args = limit.empty() ? options.compiler : limit;
+    if (!limit.empty())
+      args.insert(args.end(), options.compiler.begin() + 1,
+                  options.compiler.end());
     args.push_back("-std=c99");
     // Pipes instead of temporary files between the compiler's stages: the
     // same code, less file traffic.

@@ -44,6 +44,12 @@ struct BeamOptions {
   uint64_t flushBytes = 0;
   /// Compilers run at once.
   unsigned jobs = 2;
+  /// Seconds one candidate may take to compile (0: no limit); a slower one
+  /// is stopped, its compiler's own processes too, and dropped. GCC 12
+  /// vectorizing a 16x16 tile of scalar copies (a transpose upcast by a
+  /// padded axis, whose gated lanes tgc-transpose-lanes leaves alone) ran
+  /// over 10 minutes, and the search waited for it.
+  unsigned compileTimeoutSeconds = 60;
   /// Rounds at most (each adds one action).
   unsigned maxRounds = 6;
   /// Seconds a kernel's search may take, from its start: no round and no

@@ -308,6 +308,7 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   beam.beam = std::max(1u, options.beam);
   beam.threads = std::max(1u, options.threads);
   beam.timeoutMs = std::max(1u, options.timeoutMs);
+  beam.compileTimeoutSeconds = options.compileTimeoutSeconds;
   beam.flushBytes = options.cold ? kDefaultFlushBytes : 0;
   beam.jobs = std::max(1u, std::thread::hardware_concurrency());
   beam.cpu = options.cpu;

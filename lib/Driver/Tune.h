@@ -35,6 +35,8 @@ struct TuneOptions {
   unsigned threads = 1;
   /// Time budget of one candidate (--timeout-ms).
   unsigned timeoutMs = 1000;
+  /// Seconds one candidate may take to compile (--compile-timeout-s).
+  unsigned compileTimeoutSeconds = 60;
   /// --budget-s: seconds the search of the model's kernels may take (0: no
   /// limit), shared among them by their work (the product of their ranges'
   /// bounds), at least 2 s each (kernelBudgetSeconds). The starting points

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 
 import numpy as np
 import onnx
@@ -172,6 +173,66 @@ def cold_budget(env):
                                os.path.join(env.source, "models", "mlp"),
                                "--tuning-db", db)
     check("PASS" in stdout and "FAIL" not in stdout, stdout)
+
+
+def compile_timeout(env):
+    """--compile-timeout-s: a candidate whose compile runs over it is
+    dropped, the compiler's own processes stopped with it, and the search
+    goes on. The model is one 1x32 by 32x16 product (one kernel, whose
+    heuristic packs the weights); the C compiler (CC) is a script that
+    waits a minute before compiling a candidate with actions but no PACK,
+    so both starting points (the heuristic's and no actions) compile."""
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((32, 16)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"], name="product")],
+        "product",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 32])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16])],
+        [numpy_helper.from_array(w, "w")])
+    model = env.path("product.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 17)]), model)
+    slow = env.path("slowcc")
+    marker = "61.%d" % os.getpid()
+    with open(slow, "w") as f:
+        f.write("#!/bin/sh\n"
+                "for arg; do\n"
+                "  case $arg in *.c)\n"
+                "    if grep -q 'opts:' \"$arg\" &&\n"
+                "       ! grep -q 'opts:.*PACK' \"$arg\"; then\n"
+                "      sleep %s & wait; fi;;\n"
+                "  esac\n"
+                "done\n"
+                "exec cc \"$@\"\n" % marker)
+    os.chmod(slow, 0o755)
+    db = env.path("timeout.json")
+    saved = os.environ.get("CC")
+    os.environ["CC"] = slow
+    try:
+        _, _, stderr = env.tgc_cmd("tune", model, "-o", db,
+                                   "--compile-timeout-s", "5", *TINY, "-v")
+    finally:
+        if saved is None:
+            del os.environ["CC"]
+        else:
+            os.environ["CC"] = saved
+    dropped = re.findall(r"\[([^]]*)\] took over 5 s to compile; dropped",
+                         stderr)
+    check(any(actions and "PACK" not in actions for actions in dropped),
+          "no slow candidate was stopped:\n" + stderr)
+    check("does not compile" not in stderr, "a stopped compile was reported "
+          "as an error:\n" + stderr)
+    left = subprocess.run(["pgrep", "-f", "sleep " + marker],
+                          stdout=subprocess.PIPE, universal_newlines=True)
+    check(not left.stdout.strip(), "a stopped compiler's child still runs: "
+          "%s" % left.stdout)
+    with open(db) as f:
+        entries = json.load(f)["entries"]
+    check(len(entries) == 1, "expected 1 entry, got %d" % len(entries))
+    actions = entries[0]["actions"]
+    check(not actions or any(a.startswith("PACK") for a in actions),
+          "a stopped candidate was chosen: %s" % entries[0])
 
 
 def kernels_with_entries(stderr):
@@ -350,5 +411,6 @@ def bad_db(env):
 
 if __name__ == "__main__":
     main({"db_compile": db_compile, "cold_budget": cold_budget,
+          "compile_timeout": compile_timeout,
           "options": options, "graph_choice": graph_choice,
           "bad_db": bad_db})

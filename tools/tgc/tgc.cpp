@@ -282,6 +282,10 @@ void addTune(CLI::App &app, Arguments &args) {
   cmd->add_option("--timeout-ms", args.tune.timeoutMs,
                   "time budget of one candidate (default 1000)")
       ->check(kPositive);
+  cmd->add_option("--compile-timeout-s", args.tune.compileTimeoutSeconds,
+                  "seconds one candidate may take to compile; a slower one "
+                  "is dropped (default 60, 0: no limit)")
+      ->check(kNonNegative);
   cmd->add_option("--budget-s", args.tune.budgetSeconds,
                   "seconds for the model's search, shared among its kernels "
                   "by their work, at least 2 s each: no compile starts "
