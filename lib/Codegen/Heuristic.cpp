@@ -848,7 +848,7 @@ bool applyTransposeOpts(KernelOp kernel, KernelShape &shape,
   // stored a line's worth of rows a line apart: NCHW to NHWC of 112x112
   // pixels ran 2-7x slower with 3, 4, 8 or 16 channels than with no
   // actions (Zen 3, GCC 12), and 2.6-3.6x faster with 32 or 64.
-  if (!storeAxis || storeAxis.getBound() <= line)
+  if (!storeAxis || (int64_t)storeAxis.getBound() <= line)
     return false;
   for (const Access &load : shape.accesses) {
     if (load.isStore ||
