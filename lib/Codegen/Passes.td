@@ -191,7 +191,7 @@ def TgcTransposeLanes : Pass<"tgc-transpose-lanes", "::mlir::ModuleOp"> {
     two-source permutes that swap one bit of the lane and row numbers
     each, and n vector stores to out[s_j .. s_j + n-1]. Written lane by
     lane, the C compiler assembled each stored vector from scalars (GCC 12
-    vectorizing an 8x16 tile emitted 27 shuffles per element). n is the
+    vectorizing a 16x8 tile emitted 27 shuffles per element). n is the
     widest of `vector-bytes` that half of `vector-registers` can hold
     (8 floats for AVX2, 16 for AVX-512), or a smaller power of two, at
     least 4, where that tiles the lanes; lanes no tile covers stay as they

@@ -16,6 +16,13 @@
 
 namespace mlir::tgc {
 
+/// The facts of --cpu; checkCompileOptions rejects an unknown one before
+/// the pipeline runs.
+static CpuTarget cpuTargetOf(const PipelineOptions &options) {
+  FailureOr<CpuTarget> cpu = getCpuTarget(options.cpu);
+  return succeeded(cpu) ? *cpu : CpuTarget();
+}
+
 static const Stage kStages[] = {
     // every ONNX node becomes elementwise, reduce and movement ops
     {"decompose",
@@ -30,9 +37,7 @@ static const Stage kStages[] = {
            options.target != "c" && options.convLayout == "auto"
                ? "nchw"
                : options.convLayout;
-       // checkCompileOptions rejects an unknown --cpu before this runs.
-       if (FailureOr<CpuTarget> cpu = getCpuTarget(options.cpu); succeeded(cpu))
-         decompose.vectorRegisters = cpu->vectorRegisters;
+       decompose.vectorRegisters = cpuTargetOf(options).vectorRegisters;
        pm.addPass(createTgcDecompose(decompose));
      }},
     // algebraic rules and constant folding on the tensor graph
@@ -71,9 +76,7 @@ static const Stage kStages[] = {
      [](OpPassManager &pm, const PipelineOptions &options) {
        TgcOptimizeOptions opts;
        opts.heuristic = options.optimize;
-       // checkCompileOptions rejects an unknown --cpu before this runs.
-       FailureOr<CpuTarget> cpu = getCpuTarget(options.cpu);
-       CpuTarget target = succeeded(cpu) ? *cpu : CpuTarget();
+       CpuTarget target = cpuTargetOf(options);
        opts.vectorBytes = target.vectorBytes;
        opts.vectorRegisters = target.vectorRegisters;
        opts.threadTasks = options.threadTasks;
@@ -105,8 +108,7 @@ static const Stage kStages[] = {
        if (options.target == "cuda" || options.target == "metal")
          return;
        // transposed copies through registers, tiles of the host's vectors
-       FailureOr<CpuTarget> cpu = getCpuTarget(options.cpu);
-       CpuTarget target = succeeded(cpu) ? *cpu : CpuTarget();
+       CpuTarget target = cpuTargetOf(options);
        TgcTransposeLanesOptions transpose;
        transpose.vectorBytes = target.vectorBytes;
        transpose.vectorRegisters = target.vectorRegisters;

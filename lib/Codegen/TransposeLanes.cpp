@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/CEmitterHelpers.h"
 #include "Codegen/Heuristic.h"
 #include "Codegen/Passes.h"
 #include "Codegen/Symbolic.h"
@@ -91,9 +92,11 @@ CopyLanes::Where CopyLanes::placeOf(IndexOp index) {
   return {inserted.first->second, sum.constant};
 }
 
-/// The elements the C renderer has vectors of (getVectorTypeName); others'
-/// vectors are written lane by lane, as the copies were.
-bool isTileElement(Type element) { return element.isF32() || element.isF64(); }
+/// The elements the C renderer has vectors of; others' vectors are written
+/// lane by lane, as the copies were.
+bool isTileElement(Type element) {
+  return !getVectorTypeName(element, 4).empty();
+}
 
 /// The kernel's buffer `pointer` indexes without a gate, if it does.
 Value ungatedBuffer(Value pointer) {

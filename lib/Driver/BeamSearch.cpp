@@ -474,19 +474,22 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
   // coreutils' timeout runs the compiler in a process group of its own and
   // stops the whole group (the driver, cc1 and as), which killing the
   // driver alone would leave running.
-  std::vector<std::string> limit;
+  std::vector<std::string> command = options.compiler;
+  bool limited = false;
   if (options.compileTimeoutSeconds)
     if (ErrorOr<std::string> timeout = sys::findProgramByName("timeout")) {
-      limit = {*timeout, "--kill-after=5",
-               std::to_string(options.compileTimeoutSeconds)};
-      limit.push_back(*program);
+      command[0] = *program;
+      command.insert(command.begin(),
+                     {*timeout, "--kill-after=5",
+                      std::to_string(options.compileTimeoutSeconds)});
       program = *timeout;
+      limited = true;
     }
   auto finish = [&](Running &job, int status) {
     job.candidate->compiled = status == 0;
     // timeout's status for a command it stopped: 124, or 128 + 9 where it
     // had to kill it.
-    bool timedOut = !limit.empty() && (status == 124 || status == 137);
+    bool timedOut = limited && (status == 124 || status == 137);
     if (timedOut)
       note("[" + toText(job.candidate->actions) + "] took over " +
            std::to_string(options.compileTimeoutSeconds) +
@@ -517,11 +520,7 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
       ++skipped;
       continue;
     }
-    // Under timeout the compiler is named by its path (limit's last word).
-    std::vector<std::string> args = limit.empty() ? options.compiler : limit;
-    if (!limit.empty())
-      args.insert(args.end(), options.compiler.begin() + 1,
-                  options.compiler.end());
+    std::vector<std::string> args = command;
     args.push_back("-std=c99");
     // Pipes instead of temporary files between the compiler's stages: the
     // same code, less file traffic.
