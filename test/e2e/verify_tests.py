@@ -484,8 +484,10 @@ def regnet_block(env):
     lanes: the lanes of one reduction leave the other a chain of scalar
     FMAs (10 GFLOP/s), and the lanes of a 1x1 convolution's inputs are
     summed at the end of every output (30 GFLOP/s). The fused kernel's 440
-    output channels are padded to 28 vectors of 16, both weights packed;
-    the 104 channels are 13 whole vectors of 8 by 16 pixels."""
+    output channels are padded to 14 pairs of vectors of 16, both weights
+    packed, by 7 pixels (one vector by 7 would leave 7 FMA chains to AVX-512's
+    two FMA units); the 104 channels are 13 whole vectors of 8 by 16
+    pixels."""
     rng = np.random.default_rng(19)
     x = rng.standard_normal((1, 208, 14, 14)).astype(np.float32)
     def weights(name, shape):
@@ -528,7 +530,9 @@ def regnet_block(env):
     opts = avx512_opts(env, case, "nhwc")
     fused = [o for k, o in opts.items() if k.startswith("r_1_7_7_440_208")]
     check(len(fused) == 1 and
-          fused[0].startswith("PADTO(2,16)") and "UNROLL" not in fused[0],
+          fused[0].startswith("PADTO(2,32)") and
+          "UPCAST(2,16) UPCAST(2,2) UPCAST(1,7)" in fused[0] and
+          "UNROLL" not in fused[0],
           "the fused convolutions' opts: %s" % opts)
     up = opts.get("r_1_14_14_104_48_1_1", "")
     check(up.startswith("PACK(2,8,0) UPCAST(2,8)"),

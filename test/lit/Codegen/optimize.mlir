@@ -3,6 +3,7 @@
 // RUN: tgc-opt %s --tgc-optimize="thread-tasks=4" | FileCheck %s --check-prefix=THREADS
 // RUN: tgc-opt %s --tgc-optimize="heuristic=false" | FileCheck %s --check-prefix=NOOPT
 // RUN: tgc-opt %s --tgc-optimize="thread-tasks=8" | FileCheck %s --check-prefix=THREADS8
+// RUN: tgc-opt %s --tgc-optimize="vector-bytes=32 vector-registers=16 thread-tasks=8" | FileCheck %s --check-prefix=AVX2-THREADS8
 // The heuristic for an AVX-512 CPU (the default: 64-byte vectors, 32
 // registers) and an AVX2 one.
 
@@ -598,6 +599,88 @@ func.func @pointwise_conv_row_of_14(%x: tensor<64x14xf32>) -> tensor<64x14xf32> 
     tgc.sink
   }
   return %k : tensor<64x14xf32>
+}
+
+// A 1x1 convolution of 116 channels over 196 pixels (ShuffleNetV2's
+// 14x14 stage), the pixels the vector lanes. With AVX2 one vector of
+// pixels by the 4 channels that divide 116 keeps 4 of the 8 accumulators,
+// each FMA waiting on the one before in its chain; two vectors by 4
+// channels fill them (PADTO to pairs: 208 pixels, 1.5x faster on Zen 3).
+// With tasks to split into, the pairs are padded to 14 (224 pixels): 13
+// pairs and 29 blocks of channels are primes. AVX-512 pads the channels
+// to 120 instead, 15 accumulators beside one vector.
+// CHECK-LABEL: func @pointwise_conv_196_pixels(
+//       CHECK:   opts = ["PADTO(1,16)", "UPCAST(1,16)", "PADTO(0,15)", "UPCAST(0,15)"]
+// AVX2-LABEL: func @pointwise_conv_196_pixels(
+//       AVX2:   opts = ["PADTO(1,16)", "UPCAST(1,8)", "UPCAST(1,2)", "UPCAST(0,4)"]
+// AVX2-THREADS8-LABEL: func @pointwise_conv_196_pixels(
+//       AVX2-THREADS8:   opts = ["PADTO(1,32)", "UPCAST(1,8)", "UPCAST(1,2)", "UPCAST(0,4)", "THREAD(1,7)"]
+func.func @pointwise_conv_196_pixels(%x: tensor<116x196xf32>) -> tensor<116x196xf32> {
+  %w = tgc.const dense<0.5> : tensor<116x116xf32>
+  %k = tgc.kernel "r_116_196_116" (%x, %w) : (tensor<116x196xf32>, tensor<116x116xf32>) -> tensor<116x196xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c196 = tgc.const 196 : index
+    %c116 = tgc.const 116 : index
+    %co = tgc.range 116 global id 0
+    %p = tgc.range 196 global id 1
+    %ci = tgc.range 116 reduce id 2
+    %xc = tgc.mul %ci, %c196 : index
+    %xa = tgc.add %xc, %p : index
+    %xp = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %a = tgc.load %xp : !tgc.ptr<f32> -> f32
+    %wc = tgc.mul %co, %c116 : index
+    %wa = tgc.add %wc, %ci : index
+    %wp = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %b = tgc.load %wp : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %ci
+    %s = tgc.reduce add %m over %ci : f32
+    %oc = tgc.mul %co, %c196 : index
+    %oa = tgc.add %oc, %p : index
+    %o = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %p
+    tgc.end %co
+    tgc.sink
+  }
+  return %k : tensor<116x196xf32>
+}
+// The same to 128 channels: one vector by 8 channels fills AVX2's
+// accumulators, and the pixels stay single vectors (200 of them); the
+// channels split into tasks.
+// AVX2-LABEL: func @pointwise_conv_196_pixels_to_128(
+//       AVX2:   opts = ["PADTO(1,8)", "UPCAST(1,8)", "UPCAST(0,8)"]
+// AVX2-THREADS8-LABEL: func @pointwise_conv_196_pixels_to_128(
+//       AVX2-THREADS8:   opts = ["PADTO(1,8)", "UPCAST(1,8)", "UPCAST(0,8)", "THREAD(0,8)"]
+func.func @pointwise_conv_196_pixels_to_128(%x: tensor<116x196xf32>) -> tensor<128x196xf32> {
+  %w = tgc.const dense<0.5> : tensor<128x116xf32>
+  %k = tgc.kernel "r_128_196_116" (%x, %w) : (tensor<116x196xf32>, tensor<128x116xf32>) -> tensor<128x196xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c196 = tgc.const 196 : index
+    %c116 = tgc.const 116 : index
+    %co = tgc.range 128 global id 0
+    %p = tgc.range 196 global id 1
+    %ci = tgc.range 116 reduce id 2
+    %xc = tgc.mul %ci, %c196 : index
+    %xa = tgc.add %xc, %p : index
+    %xp = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %a = tgc.load %xp : !tgc.ptr<f32> -> f32
+    %wc = tgc.mul %co, %c116 : index
+    %wa = tgc.add %wc, %ci : index
+    %wp = tgc.index %pw[%wa] : !tgc.ptr<f32>
+    %b = tgc.load %wp : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %a, %b : f32
+    tgc.end %ci
+    %s = tgc.reduce add %m over %ci : f32
+    %oc = tgc.mul %co, %c196 : index
+    %oa = tgc.add %oc, %p : index
+    %o = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %p
+    tgc.end %co
+    tgc.sink
+  }
+  return %k : tensor<128x196xf32>
 }
 
 // A transpose: the stores run along the rows of the output, the loads
