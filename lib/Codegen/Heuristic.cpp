@@ -713,22 +713,24 @@ bool splitsIntoTasks(int64_t count, int64_t tasks) {
 /// before in its chain: a register tile of fewer accumulators idles them.
 constexpr int64_t kFmaChains = 8;
 
-/// The length to pad an output row to that is too long for all of its
-/// vectors to be in registers (more than `maxVectors`: they run in a loop)
-/// so that it steps two vectors at a time, or 0 to step one. Two where one
-/// vector by its tile's copies makes fewer than kFmaChains accumulators
-/// and two make more, if padding the row to pairs of vectors leaves at most
-/// an eighth idle. A tile of 4 accumulators runs at half speed: ShuffleNetV2's
-/// 1x1 convolutions of 116 channels at 14x14 on AVX2 (196 pixels in 25
-/// vectors of 8 by 4 channels) ran 1.5x faster in 13 pairs of vectors by 4
-/// channels (Zen 3, kernel alone). Where no other output axis splits into
+/// The multiple to PADTO an output row of `lanes`-wide vectors to, a row too
+/// long for all of its vectors to be in registers (more than `maxVectors`:
+/// they run in a loop), so that it steps two vectors at a time; 0 to step
+/// one (padded to `lanes`). Two where one vector by its tile's copies
+/// makes fewer than kFmaChains accumulators and two make more, if padding
+/// the row to pairs of vectors leaves at most an eighth idle. A tile of 4
+/// accumulators runs at half speed: ShuffleNetV2's 1x1 convolutions of 116
+/// channels at 14x14 on AVX2 (196 pixels in 25 vectors of 8 by 4 channels)
+/// ran 1.5x faster in 13 pairs of vectors by 4 channels (Zen 3, kernel
+/// alone). Where no other output axis splits into
 /// tasks, the pairs are as many as do (14 pairs: 13 is a prime, as are the
 /// 29 blocks of 4 channels; 1.4x faster).
-int64_t pairedLongRow(KernelShape &shape, RangeOp vector, int64_t lanes,
-                      int64_t maxVectors, RangeOp tile, int64_t tileBound,
-                      int64_t accumulators, int64_t threadTasks) {
+int64_t pairedRowMultiple(KernelShape &shape, RangeOp vector, int64_t lanes,
+                          int64_t maxVectors, RangeOp tile, int64_t tileBound,
+                          int64_t accumulators, int64_t threadTasks) {
   int64_t bound = vector.getBound();
-  if (!tile || tile.getAxis() == AxisType::reduce ||
+  if (vector.getAxis() == AxisType::reduce || !tile ||
+      tile.getAxis() == AxisType::reduce ||
       roundUp(bound, lanes) / lanes <= maxVectors)
     return 0;
   int64_t single = tileCopies(1, tileBound, accumulators);
@@ -744,7 +746,13 @@ int64_t pairedLongRow(KernelShape &shape, RangeOp vector, int64_t lanes,
          !splitsIntoTasks(pairs, threadTasks))
     ++pairs;
   int64_t padded = pairs * pairLanes;
-  return (padded - bound) * 8 <= padded ? padded : 0;
+  if ((padded - bound) * 8 > padded)
+    return 0;
+  // PADTO pads to a multiple: the least that reaches the pairs.
+  int64_t multiple = pairLanes;
+  while (roundUp(bound, multiple) != padded)
+    multiple += pairLanes;
+  return multiple;
 }
 
 bool apply(KernelOp kernel, OptKind kind, RangeOp range, int64_t amount) {
@@ -986,16 +994,16 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       bool isReduce = vector.getAxis() == AxisType::reduce;
       int64_t rowVectors = 1;
       if (padded) {
-        int64_t pairedLength =
-            isReduce || lanes != maxLanes
-                ? 0
-                : pairedLongRow(shape, vector, lanes, maxVectors, tile,
-                                tileBound, accumulators, options.threadTasks);
-        // PADTO pads to a multiple: the least that reaches that length.
-        int64_t multiple = pairedLength ? 2 * lanes : lanes;
-        while (pairedLength && roundUp(bound, multiple) != pairedLength)
-          multiple += 2 * lanes;
-        rowVectors = pairedLength ? 2 : 1;
+        int64_t multiple =
+            lanes == maxLanes
+                ? pairedRowMultiple(shape, vector, lanes, maxVectors, tile,
+                                    tileBound, accumulators,
+                                    options.threadTasks)
+                : 0;
+        if (multiple)
+          rowVectors = 2;
+        else
+          multiple = lanes;
         bound = roundUp(bound, multiple);
         apply(kernel, OptKind::Padto, vector, multiple);
       }
