@@ -70,6 +70,34 @@ constexpr double kMinGain = 0.02;
 constexpr unsigned kRemeasureRounds = 15;
 constexpr unsigned kRemeasureBudget = 3;
 
+/// The command a compile starts with: the C compiler (found on PATH) under
+/// coreutils' timeout where --compile-timeout-s asks for a limit and
+/// timeout is installed (`limited` then set), which runs the compiler in a
+/// process group of its own and stops the whole group (the driver, cc1 and
+/// as) that killing the driver alone would leave running; else the
+/// compiler as given. Empty if the compiler is not found.
+std::vector<std::string> limitedCompiler(const BeamOptions &options,
+                                         bool &limited) {
+  limited = false;
+  ErrorOr<std::string> program = sys::findProgramByName(options.compiler[0]);
+  if (!program)
+    return {};
+  std::vector<std::string> command = options.compiler;
+  command[0] = *program;
+  if (options.compileTimeoutSeconds)
+    if (ErrorOr<std::string> timeout = sys::findProgramByName("timeout")) {
+      command.insert(command.begin(),
+                     {*timeout, "--kill-after=5",
+                      std::to_string(options.compileTimeoutSeconds)});
+      limited = true;
+    }
+  return command;
+}
+
+/// True if coreutils' timeout stopped the command it ran: its status 124,
+/// or 128 + 9 where it had to kill it.
+bool stoppedByTimeout(int status) { return status == 124 || status == 137; }
+
 /// Amounts tried for each kind of action, besides every divisor of the
 /// axis up to the largest of them (amountsFor). Register tiles and vectors
 /// are rarely worth more than 32 lanes, and the lane cap of OptActions
@@ -196,7 +224,8 @@ public:
   Search(KernelOp kernel, const BeamOptions &options,
          const BeamProgress &progress)
       : kernel(kernel), options(options), progress(progress),
-        standalone(buildStandalone(kernel)) {
+        standalone(buildStandalone(kernel)),
+        compiler(limitedCompiler(options, compilerLimited)) {
     theKernel(*standalone)->getParentOfType<func::FuncOp>().walk(
         [&](ConstOp constant) { originalConstants.insert(constant.getValue()); });
     floatOutputs = llvm::all_of(kernel.getResultTypes(), [](Type type) {
@@ -284,6 +313,10 @@ private:
   SmallVector<int64_t> inputBytes, outputBytes;
   SmallVector<FillKind> fills;
   /// The harness's and the pool's object files, once compiled.
+  /// Every compile's command: the C compiler, under coreutils' timeout
+  /// where `compilerLimited` (limitedCompiler).
+  bool compilerLimited = false;
+  std::vector<std::string> compiler;
   SmallVector<std::string> sharedObjects;
   bool triedShared = false;
   unsigned nextId = 0;
@@ -438,22 +471,28 @@ bool Search::prepare(Candidate &candidate, bool again, StringRef name) {
 
 void Search::compileShared(const Candidate &first) {
   triedShared = true;
-  ErrorOr<std::string> program = sys::findProgramByName(options.compiler[0]);
-  if (!program)
+  if (compiler.empty())
     return;
   if (!writeText(joinPath(options.workDir, "harness.c"),
                  harness({kName.str()})))
     return;
   SmallVector<std::string> objects;
   for (StringRef file : {"harness", "tgc_pool"}) {
-    std::vector<std::string> args = options.compiler;
+    std::vector<std::string> args = compiler;
     std::string object = joinPath(options.workDir, file + Twine(".o"));
     std::string dir = file == "harness" ? options.workDir : first.dir;
     args.insert(args.end(), {"-std=c99", "-I" + first.dir, "-c",
                              joinPath(dir, file + Twine(".c")), "-o", object});
-    SmallVector<StringRef> refs(args.begin(), args.end());
-    if (sys::ExecuteAndWait(*program, refs) != 0)
-      return; // each candidate compiles them itself then
+    std::string error;
+    int status = runProgram(args, std::nullopt, std::nullopt, error);
+    if (status != 0) {
+      // Each candidate compiles them itself then.
+      if (compilerLimited && stoppedByTimeout(status))
+        note(file + " took over " +
+             std::to_string(options.compileTimeoutSeconds) +
+             " s to compile; each candidate compiles its own");
+      return;
+    }
     objects.push_back(object);
   }
   sharedObjects = std::move(objects);
@@ -468,29 +507,11 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
     Candidate *candidate;
   };
   SmallVector<Running> running;
-  ErrorOr<std::string> program = sys::findProgramByName(options.compiler[0]);
-  if (!program)
+  if (compiler.empty())
     return;
-  // coreutils' timeout runs the compiler in a process group of its own and
-  // stops the whole group (the driver, cc1 and as), which killing the
-  // driver alone would leave running.
-  std::vector<std::string> command = options.compiler;
-  bool limited = false;
-  if (options.compileTimeoutSeconds)
-    if (ErrorOr<std::string> timeout = sys::findProgramByName("timeout")) {
-      command[0] = *program;
-      command.insert(command.begin(),
-                     {*timeout, "--kill-after=5",
-                      std::to_string(options.compileTimeoutSeconds)});
-      program = *timeout;
-      limited = true;
-    }
   auto finish = [&](Running &job, int status) {
     job.candidate->compiled = status == 0;
-    // timeout's status for a command it stopped: 124, or 128 + 9 where it
-    // had to kill it.
-    bool timedOut = limited && (status == 124 || status == 137);
-    if (timedOut)
+    if (compilerLimited && stoppedByTimeout(status))
       note("[" + toText(job.candidate->actions) + "] took over " +
            std::to_string(options.compileTimeoutSeconds) +
            " s to compile; dropped");
@@ -520,7 +541,7 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
       ++skipped;
       continue;
     }
-    std::vector<std::string> args = command;
+    std::vector<std::string> args = compiler;
     args.push_back("-std=c99");
     // Pipes instead of temporary files between the compiler's stages: the
     // same code, less file traffic.
@@ -539,8 +560,8 @@ void Search::compileAll(MutableArrayRef<Candidate> candidates, bool bounded) {
     std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
                                             StringRef(log)};
     std::string error;
-    sys::ProcessInfo process =
-        sys::ExecuteNoWait(*program, refs, std::nullopt, redirects, 0, &error);
+    sys::ProcessInfo process = sys::ExecuteNoWait(
+        compiler[0], refs, std::nullopt, redirects, 0, &error);
     if (process.Pid == sys::ProcessInfo::InvalidPid) {
       note("cannot run the C compiler: " + error);
       continue;
@@ -612,13 +633,22 @@ void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
     PhaseTimer phase(compileSeconds);
     if (!writeText(joinPath(dir, "harness.c"), harness(names)))
       return;
-    std::vector<std::string> args = options.compiler;
+    std::vector<std::string> args = compiler;
     args.insert(args.end(),
                 {"-std=c99", "-pipe", "-I" + pair[0].dir, "-I" + pair[1].dir,
                  joinPath(pair[0].dir, "h.c"), joinPath(pair[1].dir, "b.c"),
                  joinPath(dir, "harness.c"), joinPath(dir, "tgc_pool.c"), "-o",
                  executable, "-lm", "-pthread"});
-    if (runProgram(args, StringRef(log), StringRef(log), error) != 0) {
+    int status = compiler.empty()
+                     ? -1
+                     : runProgram(args, StringRef(log), StringRef(log), error);
+    if (compilerLimited && stoppedByTimeout(status)) {
+      note("the heuristic's choice and the best took over " +
+           std::to_string(options.compileTimeoutSeconds) +
+           " s to compile together; their times stand");
+      return;
+    }
+    if (status != 0) {
       note("the heuristic's choice and the best do not compile together "
            "(see " +
            log + ")");

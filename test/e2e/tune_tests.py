@@ -178,10 +178,14 @@ def cold_budget(env):
 def compile_timeout(env):
     """--compile-timeout-s: a candidate whose compile runs over it is
     dropped, the compiler's own processes stopped with it, and the search
-    goes on. The model is one 1x32 by 32x16 product (one kernel, whose
-    heuristic packs the weights); the C compiler (CC) is a script that
-    waits a minute before compiling a candidate with actions but no PACK,
-    so both starting points (the heuristic's and no actions) compile."""
+    goes on; so are the harness's compile, shared by the candidates (they
+    then compile it themselves), and the compile of the heuristic's choice
+    and the best together for their timing in turns. The model is one 1x32
+    by 32x16 product (one kernel, whose heuristic packs the weights); the C
+    compiler (CC) is a script that waits a minute before compiling a
+    candidate with actions but no PACK, so both starting points (the
+    heuristic's and no actions) compile, and before compiling the harness
+    alone (-c) or beside the best's source (b.c)."""
     rng = np.random.default_rng(5)
     w = rng.standard_normal((32, 16)).astype(np.float32)
     graph = helper.make_graph(
@@ -197,6 +201,9 @@ def compile_timeout(env):
     marker = "61.%d" % os.getpid()
     with open(slow, "w") as f:
         f.write("#!/bin/sh\n"
+                "case \" $* \" in *' -c '*harness.c*|*/b.c' '*)\n"
+                "  sleep %s & wait;;\n"
+                "esac\n"
                 "for arg; do\n"
                 "  case $arg in *.c)\n"
                 "    if grep -q 'opts:' \"$arg\" &&\n"
@@ -204,7 +211,7 @@ def compile_timeout(env):
                 "      sleep %s & wait; fi;;\n"
                 "  esac\n"
                 "done\n"
-                "exec cc \"$@\"\n" % marker)
+                "exec cc \"$@\"\n" % (marker, marker))
     os.chmod(slow, 0o755)
     db = env.path("timeout.json")
     saved = os.environ.get("CC")
@@ -221,6 +228,15 @@ def compile_timeout(env):
                          stderr)
     check(any(actions and "PACK" not in actions for actions in dropped),
           "no slow candidate was stopped:\n" + stderr)
+    check("harness took over 5 s to compile; each candidate compiles its "
+          "own" in stderr, "the shared harness's compile was not stopped:\n"
+          + stderr)
+    # The search keeps a best other than the heuristic's choice only when a
+    # candidate was timed faster: then the pair's compile was stopped too.
+    if "re-timed in turns" in stderr or "compile together" in stderr:
+        check("the heuristic's choice and the best took over 5 s to compile "
+              "together" in stderr, "the pair's compile was not stopped:\n"
+              + stderr)
     check("does not compile" not in stderr, "a stopped compile was reported "
           "as an error:\n" + stderr)
     left = subprocess.run(["pgrep", "-f", "sleep " + marker],

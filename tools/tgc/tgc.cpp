@@ -283,8 +283,9 @@ void addTune(CLI::App &app, Arguments &args) {
                   "time budget of one candidate (default 1000)")
       ->check(kPositive);
   cmd->add_option("--compile-timeout-s", args.tune.compileTimeoutSeconds,
-                  "seconds one candidate may take to compile; a slower one "
-                  "is dropped (default 60, 0: no limit)")
+                  "seconds any compile of the search may take (a "
+                  "candidate's, the shared harness's, the re-timed pair's); "
+                  "a slower candidate is dropped (default 60, 0: no limit)")
       ->check(kNonNegative);
   cmd->add_option("--budget-s", args.tune.budgetSeconds,
                   "seconds for the model's search, shared among its kernels "
