@@ -668,7 +668,10 @@ void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
         std::to_string(options.timeoutMs * kRemeasureBudget),
         "0",
         std::to_string(options.flushBytes)};
-    if (runProgram(args, StringRef(times), StringRef(log), error) == 0)
+    // The harness stops itself after its budget; this only catches a run
+    // that never ends, as time() does.
+    unsigned seconds = options.timeoutMs * kRemeasureBudget * 3 / 1000 + 2;
+    if (runProgram(args, StringRef(times), StringRef(log), error, seconds) == 0)
       rounds = readTuneSamples(times, 2);
   }
   for (Candidate &c : pair)

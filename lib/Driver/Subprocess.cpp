@@ -42,7 +42,8 @@ LogicalResult writeFile(MLIRContext &context, StringRef path,
 }
 
 int runProgram(ArrayRef<std::string> args, std::optional<StringRef> stdoutPath,
-               std::optional<StringRef> stderrPath, std::string &error) {
+               std::optional<StringRef> stderrPath, std::string &error,
+               unsigned secondsToWait) {
   // A name with a separator is a path (a program built next to the
   // package); a bare name (cc, nvcc) is looked up on PATH.
   ErrorOr<std::string> program = sys::findProgramByName(args.front());
@@ -53,7 +54,7 @@ int runProgram(ArrayRef<std::string> args, std::optional<StringRef> stdoutPath,
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, stdoutPath, stderrPath};
   int status = sys::ExecuteAndWait(*program, argRefs, /*Env=*/std::nullopt,
-                                   redirects, /*SecondsToWait=*/0,
+                                   redirects, secondsToWait,
                                    /*MemoryLimit=*/0, &error);
   return status < 0 ? -1 : status;
 }

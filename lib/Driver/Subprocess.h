@@ -34,10 +34,12 @@ LogicalResult writeFile(MLIRContext &context, llvm::StringRef path,
 
 /// Runs `args` (args[0] a path, or a program found on PATH) with stdout and
 /// stderr sent to the files given (inherited where not): its exit status,
-/// or -1 with `error` set if it did not run or crashed.
+/// or -1 with `error` set if it did not run, crashed, or ran past
+/// `secondsToWait` (0: no limit), when it is killed.
 int runProgram(llvm::ArrayRef<std::string> args,
                std::optional<llvm::StringRef> stdoutPath,
-               std::optional<llvm::StringRef> stderrPath, std::string &error);
+               std::optional<llvm::StringRef> stderrPath, std::string &error,
+               unsigned secondsToWait = 0);
 
 } // namespace mlir::tgc
 
