@@ -94,6 +94,11 @@ std::vector<std::string> limitedCompiler(const BeamOptions &options,
   return command;
 }
 
+/// Seconds a harness run with a time budget of `budgetMs` is waited for
+/// before it is killed: the harness stops itself after its budget, so this
+/// only catches a run that never ends.
+unsigned runLimitSeconds(unsigned budgetMs) { return budgetMs * 3 / 1000 + 2; }
+
 /// True if coreutils' timeout stopped the command it ran: its status 124,
 /// or 128 + 9 where it had to kill it.
 bool stoppedByTimeout(int status) { return status == 124 || status == 137; }
@@ -312,11 +317,11 @@ private:
   bool floatOutputs = false;
   SmallVector<int64_t> inputBytes, outputBytes;
   SmallVector<FillKind> fills;
-  /// The harness's and the pool's object files, once compiled.
   /// Every compile's command: the C compiler, under coreutils' timeout
   /// where `compilerLimited` (limitedCompiler).
   bool compilerLimited = false;
   std::vector<std::string> compiler;
+  /// The harness's and the pool's object files, once compiled.
   SmallVector<std::string> sharedObjects;
   bool triedShared = false;
   unsigned nextId = 0;
@@ -592,9 +597,7 @@ void Search::time(Candidate &candidate, double cutoffMs, bool keep) {
   SmallVector<StringRef> refs(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(times),
                                           StringRef(log)};
-  // The harness stops itself after its budget; this only catches a run
-  // that never ends.
-  unsigned seconds = options.timeoutMs * 3 / 1000 + 2;
+  unsigned seconds = runLimitSeconds(options.timeoutMs);
   std::string error;
   int status = sys::ExecuteAndWait(candidate.executable, refs, std::nullopt,
                                    redirects, seconds, 0, &error);
@@ -639,9 +642,7 @@ void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
                  joinPath(pair[0].dir, "h.c"), joinPath(pair[1].dir, "b.c"),
                  joinPath(dir, "harness.c"), joinPath(dir, "tgc_pool.c"), "-o",
                  executable, "-lm", "-pthread"});
-    int status = compiler.empty()
-                     ? -1
-                     : runProgram(args, StringRef(log), StringRef(log), error);
+    int status = runProgram(args, StringRef(log), StringRef(log), error);
     if (compilerLimited && stoppedByTimeout(status)) {
       note("the heuristic's choice and the best took over " +
            std::to_string(options.compileTimeoutSeconds) +
@@ -668,9 +669,7 @@ void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
         std::to_string(options.timeoutMs * kRemeasureBudget),
         "0",
         std::to_string(options.flushBytes)};
-    // The harness stops itself after its budget; this only catches a run
-    // that never ends, as time() does.
-    unsigned seconds = options.timeoutMs * kRemeasureBudget * 3 / 1000 + 2;
+    unsigned seconds = runLimitSeconds(options.timeoutMs * kRemeasureBudget);
     if (runProgram(args, StringRef(times), StringRef(log), error, seconds) == 0)
       rounds = readTuneSamples(times, 2);
   }
