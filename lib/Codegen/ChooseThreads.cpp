@@ -225,17 +225,26 @@ void mlir::tgc::chooseThreads(KernelOp kernel, int64_t tasks) {
   // thread too) wrote 64-byte pieces of each row of its 64 channels and
   // ran 1.3x slower than split by channels into 4. Convolutions whose tile
   // is a row of 7 or 14 pixels move too: GoogLeNet 0.97x, ResNeXt-50
-  // 0.98x on one thread, others within noise.
+  // 0.98x on one thread, others within noise. Not where the other splits
+  // would read 4x the bytes or more: ResNeXt-50's last residual sum, two
+  // 1x1 convolutions at 7x7 with 16 MB of weights, split by its 7 rows read
+  // the weights 7 times over, from memory (alone on one thread 1.4x slower
+  // than split by output channels, 1.8x in `tgc bench`).
   if (splittable.size() >= 2) {
     RangeOp inner = splittable.back();
     auto others = llvm::drop_end(splittable);
+    int64_t innerBytes =
+        streamedBytes(kernel, inner, taskCount(inner.getBound(), tasks));
+    auto splitsAsWell = [&](RangeOp other) {
+      int64_t otherTasks = taskCount(other.getBound(), tasks);
+      return otherTasks >= 4 &&
+             4 * innerBytes > streamedBytes(kernel, other, otherTasks);
+    };
     if (reductions.empty()
             ? taskCount(splittable[splittable.size() - 2].getBound(), tasks) >=
                   4
             : storesShortRunsAlong(kernel, inner) &&
-                  llvm::any_of(others, [&](RangeOp other) {
-                    return taskCount(other.getBound(), tasks) >= 4;
-                  }))
+                  llvm::any_of(others, splitsAsWell))
       splittable.pop_back();
   }
   bool anyWithReduce = llvm::any_of(
