@@ -182,6 +182,10 @@ int64_t streamedBytes(KernelOp kernel, RangeOp range, int64_t tasks) {
   return bytes;
 }
 
+/// A split whose tasks read this many times fewer bytes than another's
+/// (streamedBytes) is the better of the two, whatever their task counts.
+constexpr int64_t kFewerBytesFactor = 4;
+
 /// What a task may read again per outer iteration and still find in its
 /// core's L2 (half of the 512 KiB of the smallest L2 tgc targets).
 constexpr int64_t kRereadBudget = 256 * 1024;
@@ -232,19 +236,22 @@ void mlir::tgc::chooseThreads(KernelOp kernel, int64_t tasks) {
   // than split by output channels, 1.8x in `tgc bench`).
   if (splittable.size() >= 2) {
     RangeOp inner = splittable.back();
-    auto others = llvm::drop_end(splittable);
-    int64_t innerBytes =
-        streamedBytes(kernel, inner, taskCount(inner.getBound(), tasks));
-    auto splitsAsWell = [&](RangeOp other) {
-      int64_t otherTasks = taskCount(other.getBound(), tasks);
-      return otherTasks >= 4 &&
-             4 * innerBytes > streamedBytes(kernel, other, otherTasks);
-    };
-    if (reductions.empty()
-            ? taskCount(splittable[splittable.size() - 2].getBound(), tasks) >=
-                  4
-            : storesShortRunsAlong(kernel, inner) &&
-                  llvm::any_of(others, splitsAsWell))
+    bool dropInner = false;
+    if (reductions.empty()) {
+      dropInner =
+          taskCount(splittable[splittable.size() - 2].getBound(), tasks) >= 4;
+    } else if (storesShortRunsAlong(kernel, inner)) {
+      int64_t innerBytes =
+          streamedBytes(kernel, inner, taskCount(inner.getBound(), tasks));
+      dropInner =
+          llvm::any_of(llvm::drop_end(splittable), [&](RangeOp other) {
+            int64_t otherTasks = taskCount(other.getBound(), tasks);
+            return otherTasks >= 4 &&
+                   kFewerBytesFactor * innerBytes >
+                       streamedBytes(kernel, other, otherTasks);
+          });
+    }
+    if (dropInner)
       splittable.pop_back();
   }
   bool anyWithReduce = llvm::any_of(
@@ -259,10 +266,10 @@ void mlir::tgc::chooseThreads(KernelOp kernel, int64_t tasks) {
     // A split that reads a quarter or less of the bytes of another, with
     // tasks enough for two threads, wins whatever its count.
     int64_t streamed = streamedBytes(kernel, range, n);
-    bool fewerBytes =
-        best && balancedTasks(n) >= 4 && 4 * streamed <= bestStreamed;
-    bool moreBytes =
-        best && balancedTasks(bestTasks) >= 4 && 4 * bestStreamed <= streamed;
+    bool fewerBytes = best && balancedTasks(n) >= 4 &&
+                      kFewerBytesFactor * streamed <= bestStreamed;
+    bool moreBytes = best && balancedTasks(bestTasks) >= 4 &&
+                     kFewerBytesFactor * bestStreamed <= streamed;
     bool better = !moreBytes &&
                   (fewerBytes || balancedTasks(n) > balancedTasks(bestTasks) ||
                    (balancedTasks(n) == balancedTasks(bestTasks) &&
