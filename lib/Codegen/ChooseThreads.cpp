@@ -161,13 +161,32 @@ bool storesShortRunsAlong(KernelOp kernel, RangeOp range) {
   return any && all;
 }
 
+/// What a task may read again per outer iteration and still find in its
+/// core's L2 (half of the 512 KiB of the smallest L2 tgc targets).
+constexpr int64_t kRereadBudget = 256 * 1024;
+
+/// What a byte of an activation that every task reads whole costs, in
+/// bytes of weights, where it is too large to stay in a core's L2 between
+/// tasks: the kernel before wrote it half on each core, so each task
+/// fetches the other core's half again from that core's cache (5x slower
+/// to read than its own writes on a 2-vCPU host; bench/core_probe.c).
+/// ResNet-18's 1x1 shortcuts, an 800 KB input split 4 ways by output
+/// channels, ran 1.56x faster on two threads split by rows; Swin-T's and
+/// ResNeXt-50's 1x1 projections at 28x28 1.06-1.18x. Weights, and small
+/// activations such as EfficientNet-B0's 226 KB at 7x7, stay in each core's
+/// cache after one read: there, a split by channels that reads 1.5 MB of
+/// weights once beat one by rows that reads them 7 times (1.09x).
+constexpr int64_t kCrossCoreReadCost = 2;
+
 /// Bytes of the kernel's inputs that `tasks` tasks of a split along `range`
 /// read in all: an input that moves along it once, split among them, any
-/// other once per task. DenseNet's 1x1 convolutions at 56x56, channels
+/// other once per task, a large activation at `activationReadCost` times
+/// its bytes. DenseNet's 1x1 convolutions at 56x56, channels
 /// first, split by their 128 output channels read the 3.2 MB of
 /// concatenated input 8 times over (from L3, at 73 GFLOP/s); split by
 /// pixels, once, and the 128 KB of weights 7 times.
-int64_t streamedBytes(KernelOp kernel, RangeOp range, int64_t tasks) {
+int64_t streamedBytes(KernelOp kernel, RangeOp range, int64_t tasks,
+                      int64_t activationReadCost = 1) {
   int64_t bytes = 0;
   DependenceMemo memo;
   llvm::SmallDenseSet<Value, 4> counted;
@@ -175,9 +194,12 @@ int64_t streamedBytes(KernelOp kernel, RangeOp range, int64_t tasks) {
     std::optional<InputLoad> in = inputLoad(kernel, load);
     if (!in || !counted.insert(in->input).second)
       return;
-    bytes += dependsOn(in->index.getIdx(), range.getResult(), memo)
-                 ? in->bytes
-                 : in->bytes * tasks;
+    if (dependsOn(in->index.getIdx(), range.getResult(), memo))
+      bytes += in->bytes;
+    else if (in->input.getDefiningOp<ConstOp>() || in->bytes <= kRereadBudget)
+      bytes += in->bytes * tasks;
+    else
+      bytes += in->bytes * tasks * activationReadCost;
   });
   return bytes;
 }
@@ -185,10 +207,6 @@ int64_t streamedBytes(KernelOp kernel, RangeOp range, int64_t tasks) {
 /// A split whose tasks read this many times fewer bytes than another's
 /// (streamedBytes) is the better of the two, whatever their task counts.
 constexpr int64_t kFewerBytesFactor = 4;
-
-/// What a task may read again per outer iteration and still find in its
-/// core's L2 (half of the 512 KiB of the smallest L2 tgc targets).
-constexpr int64_t kRereadBudget = 256 * 1024;
 
 } // namespace
 
@@ -264,8 +282,10 @@ void mlir::tgc::chooseThreads(KernelOp kernel, int64_t tasks) {
       continue;
     int64_t n = taskCount(range.getBound(), tasks);
     // A split that reads a quarter or less of the bytes of another, with
-    // tasks enough for two threads, wins whatever its count.
-    int64_t streamed = streamedBytes(kernel, range, n);
+    // tasks enough for two threads, wins whatever its count. (The rule
+    // above that drops the innermost split weighs every byte alike: its
+    // cases were measured that way.)
+    int64_t streamed = streamedBytes(kernel, range, n, kCrossCoreReadCost);
     bool fewerBytes = best && balancedTasks(n) >= 4 &&
                       kFewerBytesFactor * streamed <= bestStreamed;
     bool moreBytes = best && balancedTasks(bestTasks) >= 4 &&
