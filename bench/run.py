@@ -626,7 +626,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   that splits the weights, so each core keeps its slice in its L2, unless
   another split's tasks read a quarter of the bytes in all (DenseNet's
   channels-first 1x1 convolutions at 56x56, split by pixels rather than
-  output channels, read their 3.2 MB input once instead of 8 times), and
+  output channels, read their 3.2 MB input once instead of 8 times; an
+  input over 256 KiB that every task reads whole counts twice, as each
+  task fetches the half the other core wrote again from that core), and
   never the vectors of a row where another axis splits too.
 - BEAM search: `tgc tune MODEL -o DB.json [--beam 2] [--threads 1]
   [--timeout-ms 1000] [--compile-timeout-s 60] [--input NAME=FILE]`
