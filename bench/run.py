@@ -619,7 +619,12 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   padded image's border columns) is split where the gate changes
   (tgc-unswitch); a channels-last convolution sums its
   input channels in
-  its innermost loop (tgc-order-reductions); a 1x1
+  its innermost loop (tgc-order-reductions); the blocks of columns a
+  weight is packed in nest outside the rows where a task's share of it
+  overflows L2 (each block read from memory once, the next one
+  prefetched) or overflows L1 while one block fits (each block then
+  serves every tile of rows from L1: a transformer's 256 -> 1024 and
+  -> 768 layers 1.05-1.08x faster) (tgc-order-loops); a 1x1
   convolution fused into a global pool unrolls its pixels into the tile; a
   constant Gemm B is packed into panels of the tile's 32 columns (its rows
   4 KiB apart would share a few cache sets), and THREAD splits the axis

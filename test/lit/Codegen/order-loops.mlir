@@ -1,7 +1,8 @@
 // RUN: tgc-opt %s --split-input-file --tgc-order-loops | FileCheck %s
 // Output loops nest so that weights one task cannot keep in L2 (over 512
 // KB) are read once: the loops along which a weight's address moves go
-// outside those along which none moves. Where a task reads over 256 KB of
+// outside those along which none moves; so do they where a task's weights
+// overflow L1 but each block of them fits. Where a task reads over 256 KB of
 // a weight, the next block of it is prefetched while the rows (or a
 // reduction that reuses the block) use this one.
 
@@ -175,6 +176,71 @@ func.func @cached_weights(%x: tensor<1x14x14x384xf32>) -> tensor<1x14x14x1536xf3
     tgc.sink
   }
   return %k : tensor<1x14x14x1536xf32>
+}
+
+// -----
+
+// A transformer's linear layer, 128 tokens, 256 -> 1024: 128 KB of weights
+// a task, past L1, in 4 blocks of 32 columns by 256 (32 KB each, within
+// it). Rows outside, each of the 16 tiles of 8 tokens reads the task's
+// weights from L2 again (2 MB in all); blocks outside, each stays in L1
+// for the 16 tiles and the tokens' inputs (128 KB) are read 4 times. The
+// blocks go outside; under 256 KB a task, nothing is prefetched.
+// CHECK-LABEL: func @block_in_l1(
+//       CHECK:   %[[T:.*]] = tgc.range 8 thread id 7
+//       CHECK:   %[[COLS:.*]] = tgc.range 4 global id 2
+//  CHECK-NEXT:   %[[ROWS:.*]] = tgc.range 16 global id 0
+//   CHECK-NOT:   tgc.prefetch
+//       CHECK:   tgc.end %[[ROWS]]
+//  CHECK-NEXT:   tgc.end %[[COLS]]
+//  CHECK-NEXT:   tgc.end %[[T]]
+func.func @block_in_l1(%x: tensor<1x128x256xf32>) -> tensor<1x128x1024xf32> {
+  %w = tgc.const dense<1.0> : tensor<32x256x32xf32>
+  %k = tgc.kernel "r_1_128_1024_256"(%x, %w) : (tensor<1x128x256xf32>, tensor<32x256x32xf32>) -> tensor<1x128x1024xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %wt: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %t = tgc.range 8 thread id 7
+    %c1024 = tgc.const 1024 : index
+    %c256 = tgc.const 256 : index
+    %rows = tgc.range 16 global id 0
+    %rowlane = tgc.range 8 upcast id 6
+    %c8 = tgc.const 8 : index
+    %r0 = tgc.mul %rows, %c8 : index
+    %row = tgc.add %r0, %rowlane : index
+    %cols = tgc.range 4 global id 2
+    %c4 = tgc.const 4 : index
+    %b0 = tgc.mul %t, %c4 : index
+    %block = tgc.add %b0, %cols : index
+    %lane = tgc.range 32 upcast id 4
+    %c32 = tgc.const 32 : index
+    %l0 = tgc.mul %block, %c32 : index
+    %col = tgc.add %l0, %lane : index
+    %k = tgc.range 256 reduce id 3
+    %a0 = tgc.mul %row, %c256 : index
+    %a = tgc.add %k, %a0 : index
+    %pa = tgc.index %in[%a] : !tgc.ptr<f32>
+    %va = tgc.load %pa : !tgc.ptr<f32> -> f32
+    %c8192 = tgc.const 8192 : index
+    %w0 = tgc.mul %block, %c8192 : index
+    %w1 = tgc.mul %k, %c32 : index
+    %w2 = tgc.add %w0, %w1 : index
+    %wi = tgc.add %w2, %lane : index
+    %pw = tgc.index %wt[%wi] : !tgc.ptr<f32>
+    %vw = tgc.load %pw : !tgc.ptr<f32> -> f32
+    %p = tgc.mul %va, %vw : f32
+    tgc.end %k
+    %s = tgc.reduce add %p over %k : f32
+    %o0 = tgc.mul %row, %c1024 : index
+    %o = tgc.add %col, %o0 : index
+    %po = tgc.index %out[%o] : !tgc.ptr<f32>
+    tgc.store %po, %s : !tgc.ptr<f32>, f32
+    tgc.end %lane
+    tgc.end %cols
+    tgc.end %rowlane
+    tgc.end %rows
+    tgc.end %t
+    tgc.sink
+  }
+  return %k : tensor<1x128x1024xf32>
 }
 
 // -----
