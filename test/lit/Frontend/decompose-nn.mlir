@@ -211,11 +211,13 @@ func.func @layernorm(%x: tensor<2x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) 
 // CHECK-NEXT: %[[D:.*]] = tgc.sub %arg0, %[[ME]]
 // CHECK: %[[E:.*]] = tgc.exp2
 // CHECK-NEXT: %[[S:.*]] = tgc.reduce_axis add %[[E]] [2]
-// CHECK-NEXT: %[[SE:.*]] = tgc.expand %[[S]]
-// CHECK-NEXT: tgc.fdiv %[[E]], %[[SE]] : tensor<2x3x4xf32>
+// CHECK-NEXT: %[[R:.*]] = tgc.recip %[[S]] : tensor<2x3x1xf32>
+// CHECK-NEXT: %[[RE:.*]] = tgc.expand %[[R]]
+// CHECK-NEXT: tgc.mul %[[E]], %[[RE]] : tensor<2x3x4xf32>
 // CHECK-NEXT: %[[FLAT:.*]] = tgc.reshape %arg0 : tensor<2x3x4xf32> -> tensor<2x12xf32>
 // CHECK-NEXT: tgc.reduce_axis max %[[FLAT]] [1] : tensor<2x12xf32> -> tensor<2x1xf32>
-// CHECK: %[[F:.*]] = tgc.fdiv %{{.*}} : tensor<2x12xf32>
+// CHECK: tgc.recip %{{.*}} : tensor<2x1xf32>
+// CHECK: %[[F:.*]] = tgc.mul %{{.*}} : tensor<2x12xf32>
 // CHECK-NEXT: tgc.reshape %[[F]] : tensor<2x12xf32> -> tensor<2x3x4xf32>
 // CHECK-NEXT: %[[LM:.*]] = tgc.reduce_axis max %arg0 [1] : tensor<2x3x4xf32> -> tensor<2x1x4xf32>
 // CHECK: tgc.log2
