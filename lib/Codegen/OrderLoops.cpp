@@ -229,6 +229,29 @@ EndOp endOf(RangeOp range) {
   return {};
 }
 
+/// The activations contracted with a weight (the non-weight inputs whose
+/// address moves along one of its `contracted` loops): the most bytes of
+/// one that a task reads, and whether any moves along a column loop.
+struct ContractedActivations {
+  int64_t bytes = 0;
+  bool movesWithColumns = false;
+};
+ContractedActivations contractedActivations(KernelOp kernel,
+                                            ArrayRef<RangeOp> contracted,
+                                            ArrayRef<RangeOp> columns,
+                                            RangeOp thread) {
+  ContractedActivations activations;
+  kernel.walk([&](IndexOp index) {
+    if (!findAddressedInput(kernel, index) || weightOf(kernel, index) ||
+        !movesAlongAny(index, contracted))
+      return;
+    activations.bytes =
+        std::max(activations.bytes, bytesPerTask(kernel, index, thread));
+    activations.movesWithColumns |= movesAlongAny(index, columns);
+  });
+  return activations;
+}
+
 /// True if the rows should nest outside the column loops (kRereadRatio):
 /// `weight` is contracted (it moves along a reduction), and the
 /// activations contracted with it, which no column loop moves, cost more
@@ -240,18 +263,10 @@ bool rowsFirstSaveRereads(KernelOp kernel, IndexOp weight,
   SmallVector<RangeOp> contracted = contractedLoops(kernel, weight);
   if (columns.empty() || rows.empty() || contracted.empty())
     return false;
-  int64_t activationBytes = 0;
-  bool movesWithColumns = false;
-  kernel.walk([&](IndexOp index) {
-    if (!findAddressedInput(kernel, index) || weightOf(kernel, index) ||
-        !movesAlongAny(index, contracted))
-      return;
-    activationBytes =
-        std::max(activationBytes, bytesPerTask(kernel, index, thread));
-    movesWithColumns |= movesAlongAny(index, columns);
-  });
-  return !movesWithColumns && activationBytes > kL1Bytes &&
-         activationBytes * tripCount(columns) >
+  ContractedActivations activations =
+      contractedActivations(kernel, contracted, columns, thread);
+  return !activations.movesWithColumns && activations.bytes > kL1Bytes &&
+         activations.bytes * tripCount(columns) >
              kRereadRatio * weightBytes * tripCount(rows);
 }
 
@@ -273,13 +288,8 @@ bool blockStaysInL1(KernelOp kernel, IndexOp weight, ArrayRef<RangeOp> columns,
   if (columns.empty() || rows.empty() || contracted.empty() ||
       weightBytes <= kL1Bytes || weightBytes / tripCount(columns) > kL1Bytes)
     return false;
-  int64_t activationBytes = 0;
-  kernel.walk([&](IndexOp index) {
-    if (findAddressedInput(kernel, index) && !weightOf(kernel, index) &&
-        movesAlongAny(index, contracted))
-      activationBytes =
-          std::max(activationBytes, bytesPerTask(kernel, index, thread));
-  });
+  int64_t activationBytes =
+      contractedActivations(kernel, contracted, columns, thread).bytes;
   return activationBytes * tripCount(columns) < weightBytes * tripCount(rows);
 }
 
@@ -346,23 +356,19 @@ void orderLoops(KernelOp kernel) {
       nestInOrder(kernel, outputs, order);
     return;
   }
+  if (weightBytes > kStreamedWeightBytes) {
+    // A reduction along which no weight moves reuses each block as rows do
+    // (the pool over 13x13 pixels after SqueezeNet's last 1x1 convolution,
+    // whose only output loop steps through the blocks).
+    SmallVector<RangeOp> reuses(rows);
+    for (RangeOp range : reduceLoopsAround(kernel, weight))
+      if (!weightsMoveAlong(weightIndices, range))
+        reuses.push_back(range);
+    if (!columns.empty() && !reuses.empty())
+      prefetchNextBlock(kernel, weight, columns, reuses, thread);
+  }
   SmallVector<RangeOp> columnsFirst(columns);
   llvm::append_range(columnsFirst, rows);
-  if (weightBytes <= kStreamedWeightBytes) {
-    if (columnsFirst != outputs &&
-        blockStaysInL1(kernel, weight, columns, rows, thread, weightBytes))
-      nestInOrder(kernel, outputs, columnsFirst);
-    return;
-  }
-  // A reduction along which no weight moves reuses each block as rows do
-  // (the pool over 13x13 pixels after SqueezeNet's last 1x1 convolution,
-  // whose only output loop steps through the blocks).
-  SmallVector<RangeOp> reuses(rows);
-  for (RangeOp range : reduceLoopsAround(kernel, weight))
-    if (!weightsMoveAlong(weightIndices, range))
-      reuses.push_back(range);
-  if (!columns.empty() && !reuses.empty())
-    prefetchNextBlock(kernel, weight, columns, reuses, thread);
   if (columnsFirst != outputs &&
       (weightBytes > kCachedWeightBytes ||
        blockStaysInL1(kernel, weight, columns, rows, thread, weightBytes)))
