@@ -657,7 +657,13 @@ LogicalResult KernelRenderer::renderNeg(NegOp op) {
   if (auto min = matchMinOfNumber(op))
     return renderAlu(op, "alu",
                      [](ArrayRef<std::string> a) {
-                       std::string bound = "(-" + a[0] + ")";
+                       // c is a literal: "(-9.02f)" negates to "9.02f".
+                       StringRef c = a[0];
+                       std::string bound = c.consume_front("(-") &&
+                                                   c.consume_back(")") &&
+                                                   !c.contains('(')
+                                               ? c.str()
+                                               : "(-" + a[0] + ")";
                        return bound + " < " + a[1] + " ? " + bound + " : " +
                               a[1];
                      },

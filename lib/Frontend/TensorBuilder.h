@@ -135,6 +135,8 @@ public:
   Value max(Value a, Value b);
   /// NaN if either is NaN.
   Value min(Value a, Value b);
+  /// min(max(x, low), high): NaN stays NaN.
+  Value clamp(Value x, double low, double high);
   Value pow(Value a, Value b);
   Value add(Value a, double b) { return add(a, splatLike(a, b)); }
   Value sub(Value a, double b) { return sub(a, splatLike(a, b)); }
@@ -166,8 +168,10 @@ public:
   Value sign(Value x);
   Value relu(Value x);
   Value sigmoid(Value x);
+  /// Within 7 float ulps, and 4e-7 of the exact value (see erf).
   Value tanh(Value x);
-  /// |error| < 2e-7 on floats (Abramowitz & Stegun 7.1.26).
+  /// Within 7 float ulps, and 4e-7 of the exact value; NaN stays NaN,
+  /// +-inf give +-1.
   Value erf(Value x);
   /// Arc tangent, within a few float ulps (odd polynomial after reducing
   /// |x| to [0, tan(pi/8)]); NaN stays NaN, +-inf give +-pi/2.
@@ -251,6 +255,11 @@ private:
   Value foldIntoWeight(Operation *op);
   Value reduce(ReduceKind kind, Value x, ArrayRef<int64_t> axes, bool keepdim);
   Value dropReduced(Value x, ArrayRef<int64_t> axes, bool keepdim);
+  /// x P(x^2) / Q(x^2) (coefficients from the constant term up) on x
+  /// clamped to [-limit, limit], clamped to [-1, 1]: an odd function that
+  /// is +-1 beyond the limit (erf, tanh). Half precision computes in float.
+  Value oddRational(Value x, double limit, ArrayRef<double> numerator,
+                    ArrayRef<double> denominator);
 
   OpBuilder &builder;
   Location loc;

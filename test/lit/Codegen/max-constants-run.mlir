@@ -41,7 +41,7 @@
 // SRC-DAG: = tgc_f32x16_max(alu{{[0-9]+}}, val{{[0-9]+}});
 // SRC-DAG: #define tgc_f32x16_min_neg(c, x) ((tgc_f32x16)_mm512_min_ps((__m512)(-(c)), (__m512)(x)))
 // SRC-DAG: = tgc_f32x16_min_neg(tgc_f32x16_splat((-6.0f)), alu{{[0-9]+}});
-// SRC-DAG: = (-(-6.0f)) < val{{[0-9]+}} ? (-(-6.0f)) : val{{[0-9]+}};
+// SRC-DAG: = 6.0f < val{{[0-9]+}} ? 6.0f : val{{[0-9]+}};
 // AVX2SRC: #define tgc_f32x8_max_num(c, x) ((tgc_f32x8)_mm256_max_ps((__m256)(c), (__m256)(x)))
 // AVX2SRC: = tgc_f32x8_max_num(tgc_f32x8_splat((-6.0f)), alu{{[0-9]+}});
 // SSESRC: #define tgc_f32x4_max_num(c, x) ((tgc_f32x4)_mm_max_ps((__m128)(c), (__m128)(x)))

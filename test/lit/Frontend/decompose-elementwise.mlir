@@ -102,36 +102,45 @@ func.func @sigmoid(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
-// tanh(x) = 2 * sigmoid(2x) - 1
+// tanh and erf: x P(x^2) / Q(x^2) on x clamped to where the function is
+// +-1 in float, the quotient clamped to [-1, 1] (min(a, b) as
+// -max(-a, -b)): nothing compared or selected, so vector code keeps it.
 // CHECK-LABEL: func @tanh(
-// CHECK-NEXT: %[[TWO:.*]] = tgc.const dense<2.000000e+00>
-// CHECK-NEXT: tgc.mul %arg0, %[[TWO]]
-// CHECK: %[[S:.*]] = tgc.recip
-// CHECK-NEXT: %[[S2:.*]] = tgc.mul %[[S]], %[[TWO]]
-// CHECK-NEXT: tgc.sub %[[S2]]
+// CHECK: %[[LOW:.*]] = tgc.const dense<-9.020000e+00> : tensor<4xf32>
+// CHECK-NEXT: %[[UP:.*]] = tgc.max %arg0, %[[LOW]]
+// CHECK-NEXT: %[[NUP:.*]] = tgc.neg %[[UP]]
+// CHECK-NEXT: %[[NHIGH:.*]] = tgc.neg
+// CHECK-NEXT: %[[M:.*]] = tgc.max %[[NUP]], %[[NHIGH]]
+// CHECK-NEXT: %[[X:.*]] = tgc.neg %[[M]]
+// CHECK-NEXT: %[[T:.*]] = tgc.mul %[[X]], %[[X]]
+// CHECK-NEXT: %[[P4:.*]] = tgc.const dense<1.33191049E-8>
+// CHECK-NEXT: tgc.mul %[[P4]], %[[T]]
+// CHECK: %[[Q4:.*]] = tgc.const dense<7.76203365E-7>
+// CHECK-NEXT: tgc.mul %[[Q4]], %[[T]]
+// CHECK: %[[XP:.*]] = tgc.mul %[[X]], %{{.*}}
+// CHECK-NEXT: %[[Y:.*]] = tgc.fdiv %[[XP]], %{{.*}}
+// CHECK-NEXT: %[[MINUS1:.*]] = tgc.const dense<-1.000000e+00>
+// CHECK-NEXT: tgc.max %[[Y]], %[[MINUS1]]
+// CHECK-NOT: tgc.{{bitcast|cmplt|where}}
+// CHECK: return
 func.func @tanh(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tgc.onnx_node "Tanh"(%x) {opset = 13 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
-// erf: Abramowitz-Stegun 7.1.26 on |x| (the sign bit cleared), the sign put
-// back with a select.
 // CHECK-LABEL: func @erf(
-// CHECK-NEXT: %[[BITS:.*]] = tgc.bitcast %arg0 : tensor<4xf32> to tensor<4xui32>
-// CHECK-NEXT: %[[MASK:.*]] = tgc.const dense<2147483647> : tensor<4xui32>
-// CHECK-NEXT: %[[CLR:.*]] = tgc.and %[[BITS]], %[[MASK]]
-// CHECK-NEXT: %[[AX:.*]] = tgc.bitcast %[[CLR]] : tensor<4xui32> to tensor<4xf32>
-// CHECK-NEXT: tgc.const dense<0.327591091>
-// CHECK: %[[T:.*]] = tgc.recip
-// CHECK-NEXT: tgc.const dense<1.06140542>
-// CHECK: tgc.const dense<0.254829586>
-// CHECK: %[[SQ:.*]] = tgc.mul %[[AX]], %[[AX]]
-// CHECK-NEXT: tgc.neg %[[SQ]]
-// CHECK: tgc.exp2
-// CHECK: %[[Y:.*]] = tgc.sub
-// CHECK: %[[NEG:.*]] = tgc.cmplt %arg0
-// CHECK-NEXT: %[[NY:.*]] = tgc.neg %[[Y]]
-// CHECK-NEXT: tgc.where %[[NEG]], %[[NY]], %[[Y]] : tensor<4xi1>, tensor<4xf32>
+// CHECK-NOT: tgc.{{bitcast|cmplt|where}}
+// CHECK: tgc.const dense<-3.920000e+00> : tensor<4xf32>
+// CHECK-NOT: tgc.{{bitcast|cmplt|where}}
+// CHECK: tgc.const dense<2.05008519E-6>
+// CHECK-NOT: tgc.{{bitcast|cmplt|where}}
+// CHECK: tgc.const dense<1.12837911>
+// CHECK-NOT: tgc.{{bitcast|cmplt|where}}
+// CHECK: tgc.const dense<3.80917299E-5>
+// CHECK-NOT: tgc.{{bitcast|cmplt|where}}
+// CHECK: tgc.fdiv
+// CHECK-NOT: tgc.{{bitcast|cmplt|where}}
+// CHECK: return
 func.func @erf(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tgc.onnx_node "Erf"(%x) {opset = 13 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -271,4 +280,16 @@ func.func @mod(%a: tensor<4xsi32>, %b: tensor<4xsi32>) -> (tensor<4xsi32>, tenso
   %0 = tgc.onnx_node "Mod"(%a, %b) {opset = 13 : i64} : (tensor<4xsi32>, tensor<4xsi32>) -> tensor<4xsi32>
   %1 = tgc.onnx_node "Mod"(%a, %b) {opset = 13 : i64, attrs = {fmod = 1 : i64}} : (tensor<4xsi32>, tensor<4xsi32>) -> tensor<4xsi32>
   return %0, %1 : tensor<4xsi32>, tensor<4xsi32>
+}
+
+// Half precision computes erf in float: its coefficients down to 2e-6
+// would lose their digits in float16.
+// CHECK-LABEL: func @erf_f16(
+// CHECK-NEXT: %[[X:.*]] = tgc.cast %arg0 : tensor<4xf16> to tensor<4xf32>
+// CHECK: tgc.fdiv %{{.*}} : tensor<4xf32>
+// CHECK: %[[Y:.*]] = tgc.cast %{{.*}} : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: return %[[Y]]
+func.func @erf_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = tgc.onnx_node "Erf"(%x) {opset = 13 : i64} : (tensor<4xf16>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
 }

@@ -48,6 +48,7 @@
 // TRF: tgc.reduce_axis add %{{.*}} [3] : tensor<4x128x128x64xf32> -> tensor<4x128x128x1xf32>
 // TRF: tgc.reduce_axis max %{{.*}} [2] : tensor<4x128x128xf32> -> tensor<4x128x1xf32>
 // TRF: tgc.reduce_axis add %{{.*}} [3] : tensor<4x128x64x128xf32> -> tensor<4x128x64x1xf32>
-// TRF: tgc.bitcast %{{.*}} : tensor<1x128x1024xf32> to tensor<1x128x1024xui32>
+// TRF: tgc.const dense<-3.920000e+00> : tensor<1x128x1024xf32>
+// TRF: tgc.fdiv %{{.*}} : tensor<1x128x1024xf32>
 // TRF-NOT: tgc.onnx_node
 // TRF: return %{{.*}} : tensor<1x128x256xf32>
