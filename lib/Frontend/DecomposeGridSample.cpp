@@ -101,7 +101,7 @@ LogicalResult decomposeGridSample(NodeContext &ctx) {
                   : tb.div(tb.sub(tb.mul(tb.add(v, 1.0), (double)size), 1.0),
                            2.0);
     if (padding == Padding::Border)
-      p = tb.min(tb.max(p, tb.splatLike(p, 0)), tb.splatLike(p, size - 1));
+      p = tb.clamp(p, 0, size - 1);
     if (padding == Padding::Reflection)
       p = alignCorners ? reflect(tb, p, 0, size - 1)
                        : reflect(tb, p, -0.5, size - 0.5);
@@ -142,8 +142,7 @@ LogicalResult decomposeGridSample(NodeContext &ctx) {
     if (padding != Padding::Zeros)
       inside = tb.splat(tb.getBuilder().getI1Type(),
                         TensorBuilder::shapeOf(pos), 1);
-    Value clamped =
-        tb.min(tb.max(pos, tb.splatLike(pos, 0)), tb.splatLike(pos, size - 1));
+    Value clamped = tb.clamp(pos, 0, size - 1);
     return {clamped, inside};
   };
   // weights[N, Ho, Wo, H*W] = sum over taps of weight * (flat == position).

@@ -56,7 +56,7 @@ Value requantize(TensorBuilder &tb, Value value, Value zeroPoint,
     Value y = tb.round(value);
     if (zero)
       y = tb.add(y, zero);
-    y = tb.min(tb.max(y, tb.splatLike(y, lo)), tb.splatLike(y, hi));
+    y = tb.clamp(y, lo, hi);
     return tb.cast(y, element);
   }
   Value low = tb.splatLike(value, lo), high = tb.splatLike(value, hi);

@@ -198,8 +198,7 @@ void runDirection(TensorBuilder &tb, const RecurrentOptions &opts,
   auto clip = [&](Value v) {
     if (opts.clip <= 0)
       return v;
-    return tb.min(tb.max(v, tb.splatLike(v, -opts.clip)),
-                  tb.splatLike(v, opts.clip));
+    return tb.clamp(v, -opts.clip, opts.clip);
   };
   ys.assign(steps, Value());
   for (int64_t s = 0; s < steps; ++s) {

@@ -31,8 +31,7 @@ static void check(const char *name, const float *got, double (*f)(double)) {
     }
     /* Never past +-1; the sign (of zero too) is that of x. */
     bad |= fabsf(got[i]) > 1.0f || signbit(got[i]) != signbit(x[i]);
-    if (ulps(got[i], want) > worst)
-      worst = ulps(got[i], want);
+    worst = fmax(worst, ulps(got[i], want));
   }
   bad |= worst > 8;
   printf("%s: %s\n", name, bad ? "MISMATCH" : "ok");
