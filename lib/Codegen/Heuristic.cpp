@@ -368,27 +368,36 @@ bool onlyWeightsMove(KernelShape &shape, RangeOp range) {
   return any;
 }
 
-/// Vectors of a padded output axis one past kMaxPaddedVectors that are all
-/// upcast into registers where a register tile's broadcasts feed them and
-/// only weights move along it (packed, zero-padded). The tile then takes
-/// two thirds of the registers: MnasNet's channels-last 1x1 convolutions
-/// from 24 to 72 channels at 56x56 ran 1.75x faster as 5 vectors of 16 by
-/// 4 pixels (20 accumulators) than as 1 of 8 by 16 pixels, the choice
-/// while 5 vectors exceeded kMaxPaddedVectors (0.128 -> 0.073 ms in the
-/// model; with 16 accumulators, 5 vectors by 2 pixels gained nothing).
-/// Not for depthwise convolutions, whose every load moves with the vector:
-/// nothing is broadcast.
+/// Most vectors of a padded output axis that are all upcast into registers
+/// where a register tile's broadcasts feed them and only weights move along
+/// it (packed, zero-padded), up to a quarter of their lanes idle: one past
+/// kMaxPaddedVectors, and the tile then takes two thirds of the registers.
+/// Otherwise such an axis takes whole vectors of half the lanes, 8 of
+/// AVX-512's 16. Channels-last 1x1 convolutions at 56x56 and 28x28
+/// (MnasNet's, MobileNetV3's), in the model: from 24 to 72 channels 1.75x
+/// faster as 5 vectors of 16 by 4 pixels (20 accumulators) than as 1 of 8
+/// by 16 pixels (with 16 accumulators, 5 vectors by 2 pixels gained
+/// nothing); from 72 to 24, 2 vectors (8 lanes idle) by 8 pixels, 1.5x;
+/// from 120 to 40, 3 vectors by 4 pixels, 1.6x; MobileNetV2's from 96 and
+/// 144 to 24, 1.04x. Not for depthwise convolutions, whose every load
+/// moves with the vector: nothing is broadcast; nor where the outputs are
+/// stored channels first, each vector's lanes scattered (a convolution to
+/// 68 channels at 14x14 keeps its pixels as the lanes).
 constexpr int64_t kMaxSharedPaddedVectors = kMaxPaddedVectors + 1;
 
-/// The output axis that pads to exactly kMaxSharedPaddedVectors vectors of
-/// `lanes` under the conditions above, or none.
+/// The output axis that pads to vectors of `lanes` under the conditions
+/// above, or none.
 RangeOp sharedPaddedAxis(KernelShape &shape, int64_t lanes) {
   for (RangeOp range : llvm::reverse(shape.outputs)) {
     int64_t padded =
         paddedLanes(range.getBound(), lanes, kMaxSharedPaddedVectors,
-                    /*loadsWhole=*/false);
-    if (padded == kMaxSharedPaddedVectors * lanes &&
-        broadcastsAlong(shape, range) && onlyWeightsMove(shape, range) &&
+                    /*loadsWhole=*/false, /*lastResort=*/true);
+    bool wholeStores = llvm::all_of(shape.accesses, [&](const Access &access) {
+      return !access.isStore ||
+             shape.strideClass(access, range, lanes) == StrideClass::Contiguous;
+    });
+    if (padded && wholeStores && broadcastsAlong(shape, range) &&
+        onlyWeightsMove(shape, range) &&
         loadsWhole(shape, range, lanes, /*strideTwo=*/false,
                    /*packed=*/true) &&
         llvm::any_of(shape.outputs, [&](RangeOp other) {
