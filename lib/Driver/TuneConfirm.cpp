@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 using namespace llvm;
 
@@ -90,19 +89,6 @@ bool keepsSearchChoice(const ModelTimes &times) {
   return times.tunedMs > 0 && times.tunedMs < times.heuristicMs * (1 - kMargin);
 }
 
-bool slowsSearchChoice(const ModelTimes &times) {
-  return times.tunedMs <= 0 ||
-         times.tunedMs > times.heuristicMs * (1 + kMargin);
-}
-
-SmallVector<unsigned> confirmThreadCounts(unsigned searched, unsigned cpus) {
-  SmallVector<unsigned> counts{searched};
-  unsigned other = searched > 1 ? 1 : cpus;
-  if (other != searched && other >= 1)
-    counts.push_back(other);
-  return counts;
-}
-
 LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
                              ModuleOp module, TuningDb &db,
                              const TuningContext &tuning,
@@ -131,58 +117,36 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
   if (failed(heuristic) || failed(tuned))
     return failure();
 
-  // Each kernel's lowest round median, build by build, at each thread
-  // count the package may run at.
-  SmallVector<unsigned> threadCounts = confirmThreadCounts(
-      options.threads, std::max(1u, std::thread::hardware_concurrency()));
-  SmallVector<std::map<std::string, ModelTimes>> timesByThreads;
-  for (unsigned threads : threadCounts) {
-    std::vector<KernelRate> best[2];
-    for (int round = 0; round < kModelTimingRounds; ++round) {
-      for (int build = 0; build < 2; ++build) {
-        FailureOr<BenchSamples> samples = runBenchProgram(
-            build ? *tuned : *heuristic, kRunsPerRound, threads);
-        if (failed(samples))
-          return failure();
-        if (best[build].empty()) {
-          best[build] = std::move(samples->kernels);
-          continue;
-        }
-        for (auto [kept, now] : llvm::zip(best[build], samples->kernels))
-          if (now.time.medianMs < kept.time.medianMs)
-            kept = now;
+  // Each kernel's lowest round median, build by build.
+  std::vector<KernelRate> best[2];
+  for (int round = 0; round < kModelTimingRounds; ++round) {
+    for (int build = 0; build < 2; ++build) {
+      FailureOr<BenchSamples> samples = runBenchProgram(
+          build ? *tuned : *heuristic, kRunsPerRound, options.threads);
+      if (failed(samples))
+        return failure();
+      if (best[build].empty()) {
+        best[build] = std::move(samples->kernels);
+        continue;
       }
+      for (auto [kept, now] : llvm::zip(best[build], samples->kernels))
+        if (now.time.medianMs < kept.time.medianMs)
+          kept = now;
     }
-    timesByThreads.push_back(
-        sumModelTimesByKey(keyOfKernel, "net", best[0], best[1]));
   }
 
+  std::map<std::string, ModelTimes> times =
+      sumModelTimesByKey(keyOfKernel, "net", best[0], best[1]);
   unsigned kept = 0;
   double before = 0, after = 0;
   for (TuningEntry *entry : entries) {
-    auto it = timesByThreads.front().find(entry->key);
-    if (it == timesByThreads.front().end())
+    auto it = times.find(entry->key);
+    if (it == times.end())
       continue;
     entry->modelHeuristicMs = roundMs(it->second.heuristicMs);
     entry->modelTunedMs = roundMs(it->second.tunedMs);
     before += it->second.heuristicMs;
-    // Faster where it was searched, and no slower at the other count.
-    std::string others;
-    bool slower = false;
-    for (auto [threads, times] :
-         llvm::zip(ArrayRef(threadCounts).drop_front(),
-                   ArrayRef(timesByThreads).drop_front())) {
-      auto other = times.find(entry->key);
-      if (other == times.end())
-        continue;
-      slower |= slowsSearchChoice(other->second);
-      others += formatv("; on {0} thread{1}: {2:f4} and {3:f4} ms", threads,
-                        threads == 1 ? "" : "s", other->second.heuristicMs,
-                        other->second.tunedMs)
-                    .str();
-    }
-    bool keep = keepsSearchChoice(it->second) && !slower;
-    if (keep) {
+    if (keepsSearchChoice(it->second)) {
       ++kept;
       after += it->second.tunedMs;
     } else {
@@ -192,20 +156,15 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
     if (options.verbose)
       errs() << formatv("tgc: tune: {0} inside the model: {1:f4} ms with "
                         "the heuristic's actions, {2:f4} ms with the "
-                        "search's{3}: {4}\n",
+                        "search's: {3}\n",
                         entry->kernelName, it->second.heuristicMs,
-                        it->second.tunedMs, others, keep ? "kept" : "dropped");
+                        it->second.tunedMs,
+                        keepsSearchChoice(it->second) ? "kept" : "dropped");
   }
-  std::string checked =
-      threadCounts.size() > 1
-          ? formatv(" (and no slower on {0} thread{1})", threadCounts[1],
-                    threadCounts[1] == 1 ? "" : "s")
-                .str()
-          : std::string();
   errs() << formatv("tgc: tune: inside the model, {0} of {1} choices of the "
-                    "search are faster{4} and kept; their kernels take {2:f3} "
+                    "search are faster and kept; their kernels take {2:f3} "
                     "ms instead of {3:f3} ms\n",
-                    kept, entries.size(), after, before, checked);
+                    kept, entries.size(), after, before);
   return success();
 }
 
