@@ -191,6 +191,22 @@ bool loadsWhole(KernelShape &shape, RangeOp range, int64_t lanes,
   });
 }
 
+/// True if every store along `range` writes whole vectors of `lanes`.
+bool storesWhole(KernelShape &shape, RangeOp range, int64_t lanes) {
+  return llvm::all_of(shape.accesses, [&](const Access &access) {
+    return !access.isStore ||
+           shape.strideClass(access, range, lanes) == StrideClass::Contiguous;
+  });
+}
+
+/// True if an output axis besides `range` is longer than 1: something a
+/// register tile could span.
+bool hasOtherOutputAxis(KernelShape &shape, RangeOp range) {
+  return llvm::any_of(shape.outputs, [&](RangeOp other) {
+    return other != range && other.getBound() > 1;
+  });
+}
+
 /// How well `range` serves as vector lanes: -1 if it cannot, else twice
 /// the reduction-loop loads that become vector loads (after packing
 /// weights), less twice those that must be gathered lane by lane, plus one
@@ -210,15 +226,11 @@ int64_t vectorScore(KernelShape &shape, RangeOp range, int64_t lanes,
              : (int64_t)range.getBound() % lanes != 0)
     return -1;
   int64_t contiguous = 0, gathers = 0;
-  bool wholeStores = true;
+  bool wholeStores = storesWhole(shape, range, lanes);
   for (const Access &access : shape.accesses) {
+    if (access.isStore || !access.inReduce)
+      continue;
     StrideClass stride = shape.strideClass(access, range, lanes);
-    if (access.isStore) {
-      wholeStores &= stride == StrideClass::Contiguous;
-      continue;
-    }
-    if (!access.inReduce)
-      continue;
     if (stride == StrideClass::Contiguous ||
         (stride != StrideClass::Constant && packable(access, range)))
       ++contiguous;
@@ -307,9 +319,7 @@ bool tilesHalfVectors(KernelShape &shape, RangeOp range, int64_t lanes) {
   // faster in 63 packed vectors of 16 than in 125 of 8 on a Sapphire
   // Rapids, the model 0.88x the time; on a Cascade Lake it had run 10%
   // slower). Without any tile, nothing shares the padded vectors' loads.
-  if (llvm::none_of(shape.outputs, [&](RangeOp other) {
-        return other != range && other.getBound() > 1;
-      })) {
+  if (!hasOtherOutputAxis(shape, range)) {
     RangeOp tile = chooseTileAxis(shape, range, lanes);
     return !tile || tile.getAxis() != AxisType::reduce;
   }
@@ -392,17 +402,11 @@ RangeOp sharedPaddedAxis(KernelShape &shape, int64_t lanes) {
     int64_t padded =
         paddedLanes(range.getBound(), lanes, kMaxSharedPaddedVectors,
                     /*loadsWhole=*/false, /*lastResort=*/true);
-    bool wholeStores = llvm::all_of(shape.accesses, [&](const Access &access) {
-      return !access.isStore ||
-             shape.strideClass(access, range, lanes) == StrideClass::Contiguous;
-    });
-    if (padded && wholeStores && broadcastsAlong(shape, range) &&
-        onlyWeightsMove(shape, range) &&
+    if (padded && storesWhole(shape, range, lanes) &&
+        broadcastsAlong(shape, range) && onlyWeightsMove(shape, range) &&
         loadsWhole(shape, range, lanes, /*strideTwo=*/false,
                    /*packed=*/true) &&
-        llvm::any_of(shape.outputs, [&](RangeOp other) {
-          return other != range && other.getBound() > 1;
-        }))
+        hasOtherOutputAxis(shape, range))
       return range;
   }
   return {};
@@ -1150,6 +1154,11 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       if ((padded || narrow) && bound > lanes && bound / lanes <= maxVectors &&
           apply(kernel, OptKind::Upcast, findRange(kernel, id), bound / lanes))
         vectorCopies = bound / lanes;
+      // More vectors in registers than kMaxPaddedVectors (sharedPaddedAxis's
+      // five, a last resort's up to eight): within half the registers the
+      // tile could take only 2 or 3 copies of them (MnasNet's 24 -> 72
+      // channels, 5 vectors by 2 pixels, gained nothing on 1 vector of 8
+      // by 16), so it gets two thirds of the registers.
       if (vectorCopies > kMaxPaddedVectors)
         tileAccumulators = options.target.vectorRegisters * 2 / 3;
       // Nothing reuses the vector's loads (a matrix-vector product: one
