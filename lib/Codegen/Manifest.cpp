@@ -1,116 +1,18 @@
 //===- Manifest.cpp - the package's net.json -------------------*- C++ -*-===//
 //
-// FLOPs are counted the way tinygrad's `flops_mem` does, restricted to
-// floating-point arithmetic: every ALU op once per iteration of the loops
-// around it, per vector lane, a multiply-add as two. Index arithmetic,
-// casts, loads and stores are not FLOPs. A tensor-core product (tgc.wmma)
-// is 2*m*n*k FLOPs shared by the warp that runs it: each of its threads is
-// counted its share, since the GPU manifest multiplies by threads. Ops
-// under a tgc.if on an index interval (tgc-unswitch's copies of a loop)
-// count for the interval's share of the index's values.
+// The kernels' FLOPs and bytes come from KernelCost.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Manifest.h"
 #include "Codegen/CEmitterSupport.h"
-#include "Codegen/Symbolic.h"
-#include "Codegen/TensorCores.h"
-#include "mlir/IR/TypeUtilities.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "Codegen/KernelCost.h"
 #include "llvm/Support/Format.h"
-#include <cmath>
 #include <nlohmann/json.hpp>
 
 using namespace mlir;
 using namespace mlir::tgc;
 using Json = nlohmann::ordered_json;
-
-/// How many FLOPs one lane of `op` is: 0 for what is not float arithmetic.
-static int64_t getOpFlops(Operation *op) {
-  if (auto wmma = dyn_cast<WmmaOp>(op)) {
-    auto acc = wmma.getAcc().getDefiningOp<DefineAccOp>();
-    return 2 * acc.getM() * acc.getN() * wmma.getK() / kTensorCoreThreads;
-  }
-  if (!isa<Exp2Op, Log2Op, SinOp, SqrtOp, RecipOp, NegOp, TruncOp, AddOp, MulOp,
-           SubOp, FdivOp, MaxOp, PowOp, CmpltOp, CmpneOp, CmpeqOp, WhereOp,
-           MulaccOp>(op))
-    return 0;
-  // The value operand decides (a where's first operand is its condition).
-  Value operand = op->getOperand(isa<WhereOp>(op) ? 1 : 0);
-  if (!isa<FloatType>(getElementTypeOrSelf(operand.getType())))
-    return 0;
-  return isa<MulaccOp>(op) ? 2 : 1;
-}
-
-static int64_t getBufferBytes(Type type) {
-  auto tensor = cast<RankedTensorType>(type);
-  return tensor.getNumElements() * getElementBytes(tensor.getElementType());
-}
-
-/// The share of an index's values where `cond` holds, for a conjunction
-/// of comparisons of that index with constants (`lo - 1 < i`, `i < hi`);
-/// 1 for any other condition.
-static double getIntervalShare(Value cond) {
-  Value subject;
-  int64_t lo = INT64_MIN, hi = INT64_MAX;
-  for (Value conjunct : conjunctsOf(cond)) {
-    std::optional<IndexComparison> cmp =
-        matchIndexComparison(conjunct.getDefiningOp());
-    if (!cmp || !conjunct.getDefiningOp<CmpltOp>() ||
-        (subject && subject != cmp->subject))
-      return 1;
-    subject = cmp->subject;
-    if (cmp->subjectFirst)
-      hi = std::min(hi, cmp->constant);
-    else
-      lo = std::max(lo, cmp->constant + 1);
-  }
-  std::optional<IndexBounds> bounds =
-      subject ? boundsOf(subject) : std::nullopt;
-  if (!bounds)
-    return 1;
-  int64_t inside = std::min(hi, bounds->max + 1) - std::max(lo, bounds->min);
-  return std::max<int64_t>(inside, 0) /
-         static_cast<double>(bounds->max - bounds->min + 1);
-}
-
-KernelCost mlir::tgc::getKernelCost(KernelOp kernel) {
-  KernelCost cost;
-  // Iterations of the innermost open loop or if, as a double since an if's
-  // share need not divide its loop's trips.
-  SmallVector<double> trips{1};
-  for (Operation &op : kernel.getBlock()) {
-    if (auto range = dyn_cast<RangeOp>(op)) {
-      trips.push_back(trips.back() * static_cast<double>(range.getBound()));
-      continue;
-    }
-    if (auto guard = dyn_cast<IfOp>(op)) {
-      trips.push_back(trips.back() * getIntervalShare(guard.getCond()));
-      continue;
-    }
-    if (isa<EndOp, EndifOp>(op)) {
-      if (trips.size() > 1)
-        trips.pop_back();
-      continue;
-    }
-    int64_t flops = getOpFlops(&op);
-    if (!flops)
-      continue;
-    int64_t lanes = 1;
-    if (op.getNumResults())
-      if (auto vector = dyn_cast<VectorType>(op.getResult(0).getType()))
-        lanes = vector.getNumElements();
-    cost.flops +=
-        static_cast<int64_t>(std::llround(flops * lanes * trips.back()));
-  }
-  llvm::SmallPtrSet<void *, 8> seen;
-  for (Value input : kernel.getInputs())
-    if (seen.insert(input.getAsOpaquePointer()).second)
-      cost.bytes += getBufferBytes(input.getType());
-  for (Value result : kernel.getResults())
-    cost.bytes += getBufferBytes(result.getType());
-  return cost;
-}
 
 static Json describe(const IoTensor &io) {
   return {{"name", io.name},
@@ -186,13 +88,14 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
   int64_t totalFlops = 0, totalBytes = 0;
   for (const KernelCall &call : layout.kernels) {
     KernelOp op = call.op;
-    KernelCost cost = getKernelCost(op);
-    totalFlops += cost.flops;
-    totalBytes += cost.bytes;
+    int64_t flops = getKernelFlops(op);
+    int64_t bytes = getKernelCost(op).bytes;
+    totalFlops += flops;
+    totalBytes += bytes;
     Json kernel = {{"name", op.getName().str()},
                    {"function", call.function},
-                   {"flops", cost.flops},
-                   {"bytes", cost.bytes}};
+                   {"flops", flops},
+                   {"bytes", bytes}};
     if (auto opts = op.getOpts()) {
       Json list = Json::array();
       for (Attribute opt : *opts)

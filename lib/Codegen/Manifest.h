@@ -14,18 +14,6 @@
 
 namespace mlir::tgc {
 
-/// What one run of a kernel costs.
-struct KernelCost {
-  /// Arithmetic ops on floating-point values (a multiply-add counts 2),
-  /// each times the trip count of the loops around it and its vector lanes.
-  int64_t flops = 0;
-  /// Bytes of the buffers the kernel reads plus those it writes.
-  int64_t bytes = 0;
-};
-
-/// Counts the cost of a lowered, linearized kernel.
-KernelCost getKernelCost(KernelOp kernel);
-
 /// The files of the package, as the manifest lists them.
 struct PackageFiles {
   std::string header;

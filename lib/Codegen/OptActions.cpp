@@ -242,6 +242,16 @@ void applyPadto(RangeOp range, int64_t amount) {
   }
 }
 
+/// Multiplies the kernel's useful_share by the share of a padded axis's
+/// lanes that hold elements: `bound` of `padded`.
+void recordUsefulShare(KernelOp kernel, int64_t bound, int64_t padded) {
+  double share = static_cast<double>(bound) / static_cast<double>(padded);
+  if (FloatAttr old = kernel.getUsefulShareAttr())
+    share *= old.getValueAsDouble();
+  kernel.setUsefulShareAttr(
+      Builder(kernel.getContext()).getF64FloatAttr(share));
+}
+
 int64_t laneCount(KernelOp kernel) {
   int64_t lanes = 1;
   kernel.walk([&](RangeOp r) {
@@ -428,9 +438,11 @@ LogicalResult mlir::tgc::applyOptAction(KernelOp kernel,
     return failure();
   }
   RangeOp range = findRange(kernel, action.axis);
-  if (action.kind == OptKind::Padto)
+  if (action.kind == OptKind::Padto) {
+    int64_t bound = range.getBound();
     applyPadto(range, action.amount);
-  else if (action.kind == OptKind::Pack)
+    recordUsefulShare(kernel, bound, range.getBound());
+  } else if (action.kind == OptKind::Pack)
     packWeight(kernel, action.input, range, action.amount);
   else if (action.kind == OptKind::Thread)
     applyThread(kernel, range, action.amount);

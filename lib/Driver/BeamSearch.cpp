@@ -192,6 +192,7 @@ OwningOpRef<ModuleOp> buildStandalone(KernelOp kernel) {
                 builder.getDenseI64ArrayAttr(
                     SmallVector<int64_t>(kernel.getNumResults(), -1)));
   copy->removeAttr("opts");
+  copy->removeAttr("useful_share");
   builder.create<func::ReturnOp>(loc, copy->getResults());
   return module;
 }

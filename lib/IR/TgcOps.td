@@ -78,9 +78,12 @@ def Tgc_KernelOp : Tgc_Op<"kernel", [IsolatedFromAbove]> {
     results from block arguments of the operand types with graph-level ops;
     after, the block arguments are pointers, inputs first and then outputs,
     and the body is kernel-level (ranges, loads, stores). `opts` records the
-    kernel optimizations applied to it; `arena_offset` (one per result, set
-    by `tgc-plan`) is the byte offset of each result in the arena, or -1 for
-    a model output.
+    kernel optimizations applied to it; `useful_share`, below 1 once PADTO
+    padded an axis, the share of that axis's lanes that hold elements (old
+    bound / new bound, multiplied per PADTO): the manifest counts the
+    kernel's FLOPs times it, so idle lanes are no work; `arena_offset` (one
+    per result, set by `tgc-plan`) is the byte offset of each result in the
+    arena, or -1 for a model output.
 
     Example:
     ```
@@ -93,6 +96,7 @@ def Tgc_KernelOp : Tgc_Op<"kernel", [IsolatedFromAbove]> {
   }];
   let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs,
                        OptionalAttr<ArrayAttr>:$opts,
+                       OptionalAttr<F64Attr>:$useful_share,
                        OptionalAttr<DenseI64ArrayAttr>:$arena_offset);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);

@@ -586,7 +586,8 @@ void Scheduler::buildKernels() {
     auto kernel = builder.create<KernelOp>(
         root->getLoc(), TypeRange{result.getType()},
         builder.getStringAttr(kernelName(result, sorted)), inputList,
-        /*opts=*/nullptr, /*arena_offset=*/nullptr);
+        /*opts=*/nullptr, /*useful_share=*/nullptr,
+        /*arena_offset=*/nullptr);
     Block *block = builder.createBlock(&kernel.getBody());
     IRMapping mapping;
     for (Value input : inputList)

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Package.h"
+#include "Codegen/KernelCost.h"
 #include "Codegen/Manifest.h"
 #include "Codegen/OptActions.h"
 #include "Codegen/Passes.h"
@@ -561,6 +562,49 @@ TEST_CASE("a tensor-core product counts its FLOPs in the kernel's cost",
   // counts for its 40/48 share of the rows).
   CHECK(mlir::tgc::getKernelCost(kernel).flops ==
         2 * 48 * 48 * 24 + 2 * 40 * 48);
+}
+
+// A scale of 7x6 elements, one multiply each.
+static const char *kScaleKernel = R"mlir(
+func.func @scale(%x: tensor<7x6xf32>) -> tensor<7x6xf32> {
+  %k = tgc.kernel "E_7_6" (%x) : (tensor<7x6xf32>) -> tensor<7x6xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c6 = tgc.const 6 : index
+    %two = tgc.const 2.0 : f32
+    %i = tgc.range 7 global id 0
+    %j = tgc.range 6 global id 1
+    %row = tgc.mul %i, %c6 : index
+    %a = tgc.add %row, %j : index
+    %p = tgc.index %in[%a] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %y = tgc.mul %v, %two : f32
+    %o = tgc.index %out[%a] : !tgc.ptr<f32>
+    tgc.store %o, %y : !tgc.ptr<f32>, f32
+    tgc.end %j
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<7x6xf32>
+}
+)mlir";
+
+TEST_CASE("a padded kernel's FLOPs count its elements, not its idle lanes",
+          "[package]") {
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      parseKernels(context, kScaleKernel);
+  REQUIRE(module);
+  mlir::tgc::KernelOp kernel = lastKernel(*module);
+  REQUIRE(kernel);
+  CHECK(mlir::tgc::getKernelFlops(kernel) == 7 * 6);
+  for (const char *text : {"PADTO(0,8)", "PADTO(1,8)"}) {
+    std::string whyNot;
+    REQUIRE(mlir::succeeded(mlir::tgc::applyOptAction(
+        kernel, *mlir::tgc::parseOptAction(text), &whyNot)));
+  }
+  // The padded loops multiply 8x8 times; 42 of those hold elements.
+  CHECK(mlir::tgc::getKernelCost(kernel).flops == 8 * 8);
+  CHECK(mlir::tgc::getKernelFlops(kernel) == 7 * 6);
 }
 
 // Two parts along the outer axis, then a bias: one add per element once

@@ -7,7 +7,7 @@
 // RUN: not tgc-opt %s --tgc-optimize="actions=PADTO(0,7)" 2>&1 | FileCheck %s --check-prefix=MULTIPLE
 
 // CHECK-LABEL: func @row_sum(
-//       CHECK:   opts = ["PADTO(0,8)"]
+//       CHECK:   {opts = ["PADTO(0,8)"], useful_share = 8.750000e-01 : f64}
 //       CHECK:   %[[I:.*]] = tgc.range 8 global id 0
 //  CHECK-NEXT:   %[[C7:.*]] = tgc.const 7 : index
 //  CHECK-NEXT:   %[[V:.*]] = tgc.cmplt %[[I]], %[[C7]] : index
