@@ -677,8 +677,10 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   it: the model is built with the heuristic's actions and with the
   database's, the two run in turns (3 rounds of 20 runs) with each kernel
   timed at the package's `NET_KERNEL_DONE` hook (`tgc bench --profile`),
-  and a choice that is not 2% faster there gives way to the heuristic's
-  (`--report` shows both times). `tgc run` and `tgc verify` take
+  and a choice that is not 2% faster there, or that is 2% slower at the
+  other thread count (one thread, or all of the host's CPUs where the
+  search ran on one), gives way to the heuristic's (`--report` shows
+  both times). `tgc run` and `tgc verify` take
   `--tuning-db` too, so a tuned package is checked against the reference.
 - Vectors are GCC/clang vector extensions behind `tgc_f32x16_*` macros,
   with a portable struct-of-array fallback (`-DTGC_VECTOR_EXTENSIONS=0`,

@@ -101,7 +101,10 @@ Json toJson(const TuningEntry &entry) {
               {"candidates", entry.candidates},
               {"search_actions", entry.searchActions},
               {"model_heuristic_ms", entry.modelHeuristicMs},
-              {"model_tuned_ms", entry.modelTunedMs}};
+              {"model_tuned_ms", entry.modelTunedMs},
+              {"model_other_threads", entry.modelOtherThreads},
+              {"model_other_heuristic_ms", entry.modelOtherHeuristicMs},
+              {"model_other_tuned_ms", entry.modelOtherTunedMs}};
 }
 
 /// Reads entry `index` of the file; false with `error` set if a field is
@@ -146,7 +149,10 @@ bool fromJson(const Json &json, size_t index, TuningEntry &entry,
       !getNumber("threads", entry.threads) || !getNumber("beam", entry.beam) ||
       !getNumber("candidates", entry.candidates) ||
       !getNumber("model_heuristic_ms", entry.modelHeuristicMs) ||
-      !getNumber("model_tuned_ms", entry.modelTunedMs))
+      !getNumber("model_tuned_ms", entry.modelTunedMs) ||
+      !getNumber("model_other_threads", entry.modelOtherThreads) ||
+      !getNumber("model_other_heuristic_ms", entry.modelOtherHeuristicMs) ||
+      !getNumber("model_other_tuned_ms", entry.modelOtherTunedMs))
     return false;
   // Written since the search's choice is confirmed inside the model.
   if (json.contains("search_actions") &&

@@ -101,6 +101,13 @@ struct TuningEntry {
   /// choice that is not faster there is not applied.
   double modelHeuristicMs = 0;
   double modelTunedMs = 0;
+  /// The same at the other thread count the package may run at (one
+  /// thread, or all of the host's CPUs where the search ran on one); 0
+  /// threads when not measured. A choice slower there is not applied
+  /// either.
+  unsigned modelOtherThreads = 0;
+  double modelOtherHeuristicMs = 0;
+  double modelOtherTunedMs = 0;
 };
 
 /// A choice for the whole model that changes its graph rather than one

@@ -499,11 +499,32 @@ LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
       modelHeuristicMs += entry.modelHeuristicMs;
       modelAppliedMs += dropped ? entry.modelHeuristicMs : entry.modelTunedMs;
       kept += !dropped;
-      out << formatv(
-          "{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n", "  inside the model",
-          entry.modelHeuristicMs, entry.modelTunedMs,
-          entry.modelHeuristicMs / entry.modelTunedMs,
-          dropped ? "slower there: the heuristic's actions apply" : "kept");
+      // Why a choice went: not faster where it was searched, or slower at
+      // the other thread count.
+      bool faster =
+          keepsSearchChoice({entry.modelHeuristicMs, entry.modelTunedMs});
+      auto verdict = [&](bool lost, const char *why) {
+        return !dropped ? std::string("kept")
+               : lost ? formatv("{0}: the heuristic's actions apply", why).str()
+                      : std::string();
+      };
+      out << formatv("{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n",
+                     "  inside the model", entry.modelHeuristicMs,
+                     entry.modelTunedMs,
+                     entry.modelHeuristicMs / entry.modelTunedMs,
+                     verdict(!faster, "not faster there"));
+      if (entry.modelOtherThreads)
+        out << formatv("{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n",
+                       formatv("  on {0} thread{1}", entry.modelOtherThreads,
+                               entry.modelOtherThreads == 1 ? "" : "s"),
+                       entry.modelOtherHeuristicMs, entry.modelOtherTunedMs,
+                       entry.modelOtherTunedMs > 0
+                           ? entry.modelOtherHeuristicMs /
+                                 entry.modelOtherTunedMs
+                           : 0.0,
+                       verdict(slowsSearchChoice({entry.modelOtherHeuristicMs,
+                                                  entry.modelOtherTunedMs}),
+                               "slower there"));
     }
     if (speedup > 0) {
       logSum += std::log(speedup);

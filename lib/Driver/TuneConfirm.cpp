@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 using namespace llvm;
 
@@ -89,6 +90,19 @@ bool keepsSearchChoice(const ModelTimes &times) {
   return times.tunedMs > 0 && times.tunedMs < times.heuristicMs * (1 - kMargin);
 }
 
+bool slowsSearchChoice(const ModelTimes &times) {
+  return times.tunedMs <= 0 ||
+         times.tunedMs > times.heuristicMs * (1 + kMargin);
+}
+
+SmallVector<unsigned> confirmThreadCounts(unsigned searched, unsigned cpus) {
+  SmallVector<unsigned> counts{searched};
+  unsigned other = searched > 1 ? 1 : cpus;
+  if (other != searched && other >= 1)
+    counts.push_back(other);
+  return counts;
+}
+
 LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
                              ModuleOp module, TuningDb &db,
                              const TuningContext &tuning,
@@ -117,36 +131,57 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
   if (failed(heuristic) || failed(tuned))
     return failure();
 
-  // Each kernel's lowest round median, build by build.
-  std::vector<KernelRate> best[2];
-  for (int round = 0; round < kModelTimingRounds; ++round) {
-    for (int build = 0; build < 2; ++build) {
-      FailureOr<BenchSamples> samples = runBenchProgram(
-          build ? *tuned : *heuristic, kRunsPerRound, options.threads);
-      if (failed(samples))
-        return failure();
-      if (best[build].empty()) {
-        best[build] = std::move(samples->kernels);
-        continue;
+  // Each kernel's lowest round median, build by build, at each thread
+  // count the package may run at.
+  SmallVector<unsigned> threadCounts = confirmThreadCounts(
+      options.threads, std::max(1u, std::thread::hardware_concurrency()));
+  SmallVector<std::map<std::string, ModelTimes>> timesByThreads;
+  for (unsigned threads : threadCounts) {
+    std::vector<KernelRate> best[2];
+    for (int round = 0; round < kModelTimingRounds; ++round) {
+      for (int build = 0; build < 2; ++build) {
+        FailureOr<BenchSamples> samples = runBenchProgram(
+            build ? *tuned : *heuristic, kRunsPerRound, threads);
+        if (failed(samples))
+          return failure();
+        if (best[build].empty()) {
+          best[build] = std::move(samples->kernels);
+          continue;
+        }
+        for (auto [kept, now] : llvm::zip(best[build], samples->kernels))
+          if (now.time.medianMs < kept.time.medianMs)
+            kept = now;
       }
-      for (auto [kept, now] : llvm::zip(best[build], samples->kernels))
-        if (now.time.medianMs < kept.time.medianMs)
-          kept = now;
     }
+    timesByThreads.push_back(
+        sumModelTimesByKey(keyOfKernel, "net", best[0], best[1]));
   }
 
-  std::map<std::string, ModelTimes> times =
-      sumModelTimesByKey(keyOfKernel, "net", best[0], best[1]);
   unsigned kept = 0;
   double before = 0, after = 0;
   for (TuningEntry *entry : entries) {
-    auto it = times.find(entry->key);
-    if (it == times.end())
+    auto it = timesByThreads.front().find(entry->key);
+    if (it == timesByThreads.front().end())
       continue;
     entry->modelHeuristicMs = roundMs(it->second.heuristicMs);
     entry->modelTunedMs = roundMs(it->second.tunedMs);
     before += it->second.heuristicMs;
-    if (keepsSearchChoice(it->second)) {
+    // Faster where it was searched, and no slower at the other count.
+    bool slower = false;
+    std::string other;
+    if (threadCounts.size() > 1)
+      if (auto found = timesByThreads[1].find(entry->key);
+          found != timesByThreads[1].end()) {
+        slower = slowsSearchChoice(found->second);
+        entry->modelOtherThreads = threadCounts[1];
+        entry->modelOtherHeuristicMs = roundMs(found->second.heuristicMs);
+        entry->modelOtherTunedMs = roundMs(found->second.tunedMs);
+        other = formatv("; on {0} thread{1}: {2:f4} and {3:f4} ms",
+                        threadCounts[1], threadCounts[1] == 1 ? "" : "s",
+                        found->second.heuristicMs, found->second.tunedMs);
+      }
+    bool keep = keepsSearchChoice(it->second) && !slower;
+    if (keep) {
       ++kept;
       after += it->second.tunedMs;
     } else {
@@ -156,15 +191,20 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
     if (options.verbose)
       errs() << formatv("tgc: tune: {0} inside the model: {1:f4} ms with "
                         "the heuristic's actions, {2:f4} ms with the "
-                        "search's: {3}\n",
+                        "search's{3}: {4}\n",
                         entry->kernelName, it->second.heuristicMs,
-                        it->second.tunedMs,
-                        keepsSearchChoice(it->second) ? "kept" : "dropped");
+                        it->second.tunedMs, other, keep ? "kept" : "dropped");
   }
+  std::string checked =
+      threadCounts.size() > 1
+          ? formatv(" (and no slower on {0} thread{1})", threadCounts[1],
+                    threadCounts[1] == 1 ? "" : "s")
+                .str()
+          : std::string();
   errs() << formatv("tgc: tune: inside the model, {0} of {1} choices of the "
-                    "search are faster and kept; their kernels take {2:f3} "
+                    "search are faster{4} and kept; their kernels take {2:f3} "
                     "ms instead of {3:f3} ms\n",
-                    kept, entries.size(), after, before);
+                    kept, entries.size(), after, before, checked);
   return success();
 }
 

@@ -9,7 +9,9 @@
 // with the heuristic's actions and with the database's, both run in turns
 // with each kernel timed at the package's NAME_KERNEL_DONE hook, and an
 // entry whose kernels are not faster inside the model gets the heuristic's
-// actions back (its search's stay on record).
+// actions back (its search's stay on record). So does one that is slower
+// at the other thread count (one thread, or all of the host's CPUs where
+// the search ran on one): one database serves every count.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +46,19 @@ sumModelTimesByKey(const llvm::StringMap<std::string> &keyOfKernel,
 /// the noise between two builds of the same kernels (2%).
 bool keepsSearchChoice(const ModelTimes &times);
 
+/// Whether the search's choice is slower inside the model than the
+/// heuristic's by more than the noise (2%), or was not measured: at a
+/// thread count other than the search's, the choice then goes.
+bool slowsSearchChoice(const ModelTimes &times);
+
+/// The thread counts a model's choices are checked at: the search's
+/// (`searched`) first, then one thread if that was more, or all `cpus` if
+/// it was one. The package runs at whatever count its product gives its
+/// pool, and a choice made on one thread can lose on two: a split that
+/// reads another core's writes, a tile that leaves a task idle.
+llvm::SmallVector<unsigned> confirmThreadCounts(unsigned searched,
+                                                unsigned cpus);
+
 /// Rounds of a model's builds run in turns; a build's time is the lowest of
 /// its rounds' medians, so one round disturbed by another job does not
 /// decide.
@@ -63,11 +78,13 @@ BenchOptions modelBenchOptions(const TuneOptions &options);
 double roundMs(double ms);
 
 /// Builds the model at `modelPath` (lowered into `module`) with and without
-/// the database's entries, times both inside the model in turns, and gives
-/// every entry of `db` still unconfirmed whose search chose other actions
-/// than the heuristic its model times, and the heuristic's actions back
-/// unless keepsSearchChoice. Skipped (with a note) for another CPU than
-/// this one and for inputs of dynamic shape without --input files.
+/// the database's entries, times both inside the model in turns at each of
+/// confirmThreadCounts, and gives every entry of `db` still unconfirmed
+/// whose search chose other actions than the heuristic its model times (at
+/// the search's count), and the heuristic's actions back unless
+/// keepsSearchChoice there and not slowsSearchChoice at the other count.
+/// Skipped (with a note) for another CPU than this one and for inputs of
+/// dynamic shape without --input files.
 LogicalResult confirmInModel(MLIRContext &context, llvm::StringRef modelPath,
                              ModuleOp module, TuningDb &db,
                              const TuningContext &tuning,

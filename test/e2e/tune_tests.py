@@ -62,8 +62,18 @@ def tune_mlp(env):
         check(entry["model_heuristic_ms"] > 0 and entry["model_tuned_ms"] > 0,
               "not timed inside the model: %s" % entry)
         faster = entry["model_tuned_ms"] < 0.98 * entry["model_heuristic_ms"]
+        # ... and no slower at the other thread count the package may run
+        # at (all CPUs, the search having run on one), where there is one.
+        slower = False
+        if (os.cpu_count() or 1) > 1:
+            check(entry["model_other_threads"] == os.cpu_count(),
+                  "not timed at the other thread count: %s" % entry)
+            slower = (entry["model_other_tuned_ms"] <= 0 or
+                      entry["model_other_tuned_ms"] >
+                      1.02 * entry["model_other_heuristic_ms"])
         check(entry["actions"] ==
-              (search if faster else entry["heuristic_actions"]),
+              (search if faster and not slower
+               else entry["heuristic_actions"]),
               "the model's times and the applied actions disagree: %s" % entry)
         check("inside the model, " in stderr,
               "no summary of the check inside the model:\n" + stderr)
@@ -146,6 +156,11 @@ def db_compile(env):
     check(all(e["kernel"] in stdout for e in entries) and
           "geometric mean speedup over the heuristic" in stdout,
           "report:\n" + stdout)
+    # Each choice checked inside the model shows both thread counts' times.
+    if (os.cpu_count() or 1) > 1 and any(
+            e["search_actions"] != e["heuristic_actions"] for e in entries):
+        check("  on %d threads " % os.cpu_count() in stdout,
+              "the report lacks the other thread count:\n" + stdout)
     env.check_no_scratch_left()
 
 

@@ -54,3 +54,21 @@ TEST_CASE("a search's choice stays only when clearly faster in the model",
   CHECK_FALSE(keepsSearchChoice({1.0, 1.4}));
   CHECK_FALSE(keepsSearchChoice({1.0, 0.0})); // not measured
 }
+
+TEST_CASE("at the other thread count a choice goes only when clearly slower",
+          "[tune]") {
+  CHECK_FALSE(slowsSearchChoice({1.0, 0.9}));
+  CHECK_FALSE(slowsSearchChoice({1.0, 1.0}));
+  CHECK_FALSE(slowsSearchChoice({1.0, 1.01})); // within the noise
+  CHECK(slowsSearchChoice({1.0, 1.05}));
+  CHECK(slowsSearchChoice({1.0, 0.0})); // not measured
+}
+
+TEST_CASE("choices are checked at the search's thread count and the other",
+          "[tune]") {
+  CHECK(confirmThreadCounts(1, 2) == llvm::SmallVector<unsigned>{1, 2});
+  CHECK(confirmThreadCounts(1, 8) == llvm::SmallVector<unsigned>{1, 8});
+  CHECK(confirmThreadCounts(2, 2) == llvm::SmallVector<unsigned>{2, 1});
+  CHECK(confirmThreadCounts(4, 2) == llvm::SmallVector<unsigned>{4, 1});
+  CHECK(confirmThreadCounts(1, 1) == llvm::SmallVector<unsigned>{1});
+}

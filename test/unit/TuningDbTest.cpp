@@ -89,6 +89,9 @@ TuningEntry someEntry(const std::string &kernelHash) {
   entry.searchActions = entry.actions;
   entry.modelHeuristicMs = 1.5;
   entry.modelTunedMs = 1.25;
+  entry.modelOtherThreads = 2;
+  entry.modelOtherHeuristicMs = 0.75;
+  entry.modelOtherTunedMs = 0.625;
   return entry;
 }
 
@@ -157,13 +160,18 @@ TEST_CASE("a tuning database reads back to the same bytes", "[tuning]") {
   CHECK(entry->searchActions == expected.searchActions);
   CHECK(entry->modelHeuristicMs == 1.5);
   CHECK(entry->modelTunedMs == 1.25);
+  CHECK(entry->modelOtherThreads == 2);
+  CHECK(entry->modelOtherHeuristicMs == 0.75);
+  CHECK(entry->modelOtherTunedMs == 0.625);
   CHECK(read.lookup(std::string(64, '0')) == nullptr);
 
   // A database from before the check inside the model: no model times, no
   // search actions, and it still reads.
   std::string old = text;
   for (const char *field :
-       {"search_actions", "model_heuristic_ms", "model_tuned_ms"}) {
+       {"search_actions", "model_heuristic_ms", "model_tuned_ms",
+        "model_other_threads", "model_other_heuristic_ms",
+        "model_other_tuned_ms"}) {
     nlohmann::json json = nlohmann::json::parse(old);
     for (auto &item : json["entries"])
       item.erase(field);
@@ -173,6 +181,7 @@ TEST_CASE("a tuning database reads back to the same bytes", "[tuning]") {
   REQUIRE(older.parse(old, error));
   REQUIRE(older.lookup(expected.key));
   CHECK(older.lookup(expected.key)->modelTunedMs == 0);
+  CHECK(older.lookup(expected.key)->modelOtherThreads == 0);
   CHECK(older.lookup(expected.key)->searchActions.empty());
 
   // Entries come out sorted by key, whatever the order they went in.
