@@ -569,7 +569,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   and a row of 14 two pixels, so it takes four vectors by 2; where no
   divisor fills them, two vectors take a tile of up to two thirds of the
   registers (AVX-512 and a row of 27: 2 vectors by 9 pixels, 18
-  accumulators). A transpose reads whole cache lines: its loads' axis is
+  accumulators), and an odd multiple of three vectors (AVX-512 and 144
+  channels) three vectors by 7 pixels. A transpose reads whole cache
+  lines: its loads' axis is
   upcast by a line, unless its output rows are a line or shorter (NCHW to
   NHWC of 3-16 channels: the plain loop is one stream of stores, 2-7x
   faster), and its stores' axis by a vector; a plain copy then moves in
