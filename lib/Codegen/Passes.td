@@ -55,7 +55,18 @@ def TgcSymbolic : Pass<"tgc-symbolic", "::mlir::ModuleOp"> {
       x < y => true / false                   if the bounds decide it
     which removes the div/mod that reshapes introduce and the masks of pads
     that can never be false, together with every op's folder.
+
+    With `distribute-products` (the "expand" stage, once upcast axes are
+    lanes and copies), also
+      (x + c1) * c2 => x*c2 + c1*c2           on indices
+    sharing one x*c2 among the copies: their addresses then differ from
+    one base by constants, which the C compiler folds into displacements
+    rather than keeping a base register per copy.
   }];
+  let options = [
+    Option<"distributeProducts", "distribute-products", "bool", "false",
+           "rewrite (x + c1) * c2 as x * c2 + c1 * c2, one x * c2 shared">,
+  ];
 }
 
 def TgcOrderReductions : Pass<"tgc-order-reductions", "::mlir::ModuleOp"> {

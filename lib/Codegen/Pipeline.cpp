@@ -103,7 +103,9 @@ static const Stage kStages[] = {
        if (options.target != "cuda" && options.target != "metal")
          pm.addPass(createTgcOrderLoops());
        pm.addPass(createTgcExpand());
-       pm.addPass(createTgcSymbolic());
+       TgcSymbolicOptions symbolic;
+       symbolic.distributeProducts = true;
+       pm.addPass(createTgcSymbolic(symbolic));
        pm.addPass(createTgcDevectorize());
        if (options.target == "cuda" || options.target == "metal")
          return;

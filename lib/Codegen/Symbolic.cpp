@@ -423,12 +423,94 @@ struct FoldGatedLoadSelect : OpRewritePattern<WhereOp> {
   }
 };
 
+/// True if no loop begins or ends between `value`'s definition (or the
+/// start of its block) and `user`, in one block: `user` runs in exactly the
+/// loops `value` does, so whatever reads `value` may read `user`'s result.
+static bool inLoopsOf(Value value, Operation *user) {
+  Operation *def = value.getDefiningOp();
+  Block *block = user->getBlock();
+  if (def && def->getBlock() != block)
+    return false;
+  for (Operation *op = def ? def->getNextNode() : &block->front();
+       op && op != user; op = op->getNextNode())
+    if (isa<RangeOp, EndOp>(op))
+      return false;
+  return true;
+}
+
+/// (x + c1) * c2 -> x * c2 + c1 * c2 on indices, with one x * c2 shared by
+/// every such product in the block. The copies of an upcast axis index
+/// (x + 0) * c2, (x + 1) * c2, ...: written so, GCC kept a base register
+/// per copy, and a 1x1 convolution's tile of 16 pixels, whose 16 input
+/// rows then took 16 registers, reloaded 7 of them from the stack on every
+/// step of its reduction; with one base and constant offsets (addressing
+/// displacements) the kernel ran 1.19x faster.
+struct DistributeProduct : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isIndex())
+      return rewriter.notifyMatchFailure(op, "not index arithmetic");
+    Value sum = op.getLhs();
+    std::optional<int64_t> scale = constantIndex(op.getRhs());
+    if (!scale) {
+      sum = op.getRhs();
+      scale = constantIndex(op.getLhs());
+    }
+    auto add = sum.getDefiningOp<AddOp>();
+    if (!scale || !add)
+      return rewriter.notifyMatchFailure(op, "not (x + c1) * c2");
+    Value x = add.getLhs();
+    std::optional<int64_t> offset = constantIndex(add.getRhs());
+    if (!offset) {
+      x = add.getRhs();
+      offset = constantIndex(add.getLhs());
+    }
+    if (!offset || constantIndex(x))
+      return rewriter.notifyMatchFailure(op, "not (x + c1) * c2");
+
+    // x * c2 as an earlier product in x's loops computes it (inLoopsOf: a
+    // value computed inside a loop is not read after it), else a new one
+    // right after x, where every later copy finds it.
+    MulOp scaled;
+    for (Operation *user : x.getUsers()) {
+      auto mul = dyn_cast<MulOp>(user);
+      if (mul && mul != op && mul->getBlock() == op->getBlock() &&
+          mul->isBeforeInBlock(op) &&
+          (constantIndex(mul.getRhs()) == scale ||
+           constantIndex(mul.getLhs()) == scale) &&
+          inLoopsOf(x, mul)) {
+        scaled = mul;
+        break;
+      }
+    }
+    Location loc = op.getLoc();
+    if (!scaled) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (Operation *def = x.getDefiningOp();
+          def && def->getBlock() == op->getBlock())
+        rewriter.setInsertionPointAfter(def);
+      else
+        rewriter.setInsertionPointToStart(op->getBlock());
+      Value factor =
+          rewriter.create<ConstOp>(loc, rewriter.getIndexAttr(*scale));
+      scaled = rewriter.create<MulOp>(loc, x, factor);
+    }
+    Value shift =
+        rewriter.create<ConstOp>(loc, rewriter.getIndexAttr(*offset * *scale));
+    rewriter.replaceOpWithNewOp<AddOp>(op, scaled, shift);
+    return success();
+  }
+};
+
 struct Symbolic : impl::TgcSymbolicBase<Symbolic> {
   using TgcSymbolicBase::TgcSymbolicBase;
 
   void runOnOperation() final {
     RewritePatternSet patterns(&getContext());
     populateSymbolicPatterns(patterns);
+    if (distributeProducts)
+      patterns.add<DistributeProduct>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
