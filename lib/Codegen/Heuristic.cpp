@@ -996,6 +996,9 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
   if (shape.reduces()) {
     int64_t maxLanes = maxLanesOf(shape.reduce.getType(), options);
     int64_t accumulators = options.target.vectorRegisters / 2;
+    // What a tile may take where half the registers would leave it few
+    // copies (the rules below say when).
+    int64_t wideAccumulators = options.target.vectorRegisters * 2 / 3;
 
     auto [vector, lanes, padded, maxVectors] =
         chooseVectorAxis(shape, maxLanes);
@@ -1010,7 +1013,7 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         vector = output;
         lanes /= 2;
         narrow = true;
-        tileAccumulators = options.target.vectorRegisters * 2 / 3;
+        tileAccumulators = wideAccumulators;
       }
     // The lanes of a reduce axis are summed once per output at the end
     // (lanes - 1 adds and as many lane moves): over a short reduction
@@ -1114,7 +1117,6 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
           rowVectors = 2;
           tileBound = pairedBound;
         }
-        int64_t wideAccumulators = options.target.vectorRegisters * 2 / 3;
         // Three vectors where the axis is an odd multiple of three (144
         // channels: 9 vectors of 16) and each copy of the tile broadcasts a
         // value they share, within two thirds of the registers:
@@ -1173,7 +1175,7 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
       // channels, 5 vectors by 2 pixels, gained nothing on 1 vector of 8
       // by 16), so it gets two thirds of the registers.
       if (vectorCopies > kMaxPaddedVectors)
-        tileAccumulators = options.target.vectorRegisters * 2 / 3;
+        tileAccumulators = wideAccumulators;
       // Nothing reuses the vector's loads (a matrix-vector product: one
       // weight vector per FMA): with one accumulator every FMA waits 4
       // cycles for the one before; a few vectors side by side overlap them

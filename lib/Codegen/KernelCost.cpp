@@ -119,10 +119,10 @@ KernelCost mlir::tgc::getKernelCost(KernelOp kernel) {
   return cost;
 }
 
-int64_t mlir::tgc::getKernelFlops(KernelOp kernel) {
-  int64_t flops = getKernelCost(kernel).flops;
+KernelCost mlir::tgc::getUsefulCost(KernelOp kernel) {
+  KernelCost cost = getKernelCost(kernel);
   if (FloatAttr share = kernel.getUsefulShareAttr())
-    return static_cast<int64_t>(
-        std::llround(static_cast<double>(flops) * share.getValueAsDouble()));
-  return flops;
+    cost.flops = static_cast<int64_t>(std::llround(
+        static_cast<double>(cost.flops) * share.getValueAsDouble()));
+  return cost;
 }

@@ -1,5 +1,4 @@
-//===- KernelCost.h - the FLOPs and bytes of one run of a kernel -*- C++
-//-*-===//
+//===- KernelCost.h - the FLOPs and bytes of a kernel's run -*- C++ -*-===//
 //
 // What the manifest reports per kernel and `tgc bench --profile` turns into
 // GFLOP/s and GB/s. FLOPs are counted the way tinygrad's `flops_mem` does,
@@ -28,13 +27,13 @@ struct KernelCost {
 /// lanes and the copies of loops included.
 KernelCost getKernelCost(KernelOp kernel);
 
-/// The FLOPs of one run of `kernel` that the model asks for: those
-/// getKernelCost counts, times the share of lanes its padded axes leave to
-/// elements (the kernel's `useful_share`). Ops that do not move with a
-/// padded axis are discounted too; in the kernels PADTO pads (convolutions
-/// and matrix products padded along their outputs, pools along a row)
-/// that is a few ops per output at most.
-int64_t getKernelFlops(KernelOp kernel);
+/// The cost of one run of `kernel` for the work the model asks for:
+/// getKernelCost's, its FLOPs times the share of lanes its padded axes
+/// leave to elements (the kernel's `useful_share`). Ops that do not move
+/// with a padded axis are discounted too; in the kernels PADTO pads
+/// (convolutions and matrix products padded along their outputs, pools
+/// along a row) that is a few ops per output at most.
+KernelCost getUsefulCost(KernelOp kernel);
 
 } // namespace mlir::tgc
 

@@ -88,14 +88,13 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
   int64_t totalFlops = 0, totalBytes = 0;
   for (const KernelCall &call : layout.kernels) {
     KernelOp op = call.op;
-    int64_t flops = getKernelFlops(op);
-    int64_t bytes = getKernelCost(op).bytes;
-    totalFlops += flops;
-    totalBytes += bytes;
+    KernelCost cost = getUsefulCost(op);
+    totalFlops += cost.flops;
+    totalBytes += cost.bytes;
     Json kernel = {{"name", op.getName().str()},
                    {"function", call.function},
-                   {"flops", flops},
-                   {"bytes", bytes}};
+                   {"flops", cost.flops},
+                   {"bytes", cost.bytes}};
     if (auto opts = op.getOpts()) {
       Json list = Json::array();
       for (Attribute opt : *opts)

@@ -438,6 +438,17 @@ static bool inLoopsOf(Value value, Operation *user) {
   return true;
 }
 
+/// The constant operand of a binary op (either side), with its other
+/// operand in `other`; std::nullopt if neither is a constant.
+static std::optional<int64_t> splitConstant(Operation *op, Value &other) {
+  for (auto [constant, rest] : {std::pair(1, 0), std::pair(0, 1)})
+    if (std::optional<int64_t> c = constantIndex(op->getOperand(constant))) {
+      other = op->getOperand(rest);
+      return c;
+    }
+  return std::nullopt;
+}
+
 /// (x + c1) * c2 -> x * c2 + c1 * c2 on indices, with one x * c2 shared by
 /// every such product in the block. The copies of an upcast axis index
 /// (x + 0) * c2, (x + 1) * c2, ...: written so, GCC kept a base register
@@ -451,22 +462,11 @@ struct DistributeProduct : OpRewritePattern<MulOp> {
                                 PatternRewriter &rewriter) const override {
     if (!op.getType().isIndex())
       return rewriter.notifyMatchFailure(op, "not index arithmetic");
-    Value sum = op.getLhs();
-    std::optional<int64_t> scale = constantIndex(op.getRhs());
-    if (!scale) {
-      sum = op.getRhs();
-      scale = constantIndex(op.getLhs());
-    }
-    auto add = sum.getDefiningOp<AddOp>();
-    if (!scale || !add)
-      return rewriter.notifyMatchFailure(op, "not (x + c1) * c2");
-    Value x = add.getLhs();
-    std::optional<int64_t> offset = constantIndex(add.getRhs());
-    if (!offset) {
-      x = add.getRhs();
-      offset = constantIndex(add.getLhs());
-    }
-    if (!offset || constantIndex(x))
+    Value sum, x;
+    std::optional<int64_t> scale = splitConstant(op, sum);
+    auto add = sum ? sum.getDefiningOp<AddOp>() : AddOp();
+    std::optional<int64_t> offset = add ? splitConstant(add, x) : std::nullopt;
+    if (!scale || !offset || constantIndex(x))
       return rewriter.notifyMatchFailure(op, "not (x + c1) * c2");
 
     // x * c2 as an earlier product in x's loops computes it (inLoopsOf: a
@@ -475,11 +475,10 @@ struct DistributeProduct : OpRewritePattern<MulOp> {
     MulOp scaled;
     for (Operation *user : x.getUsers()) {
       auto mul = dyn_cast<MulOp>(user);
+      Value factor;
       if (mul && mul != op && mul->getBlock() == op->getBlock() &&
-          mul->isBeforeInBlock(op) &&
-          (constantIndex(mul.getRhs()) == scale ||
-           constantIndex(mul.getLhs()) == scale) &&
-          inLoopsOf(x, mul)) {
+          mul->isBeforeInBlock(op) && splitConstant(mul, factor) == scale &&
+          factor == x && inLoopsOf(x, mul)) {
         scaled = mul;
         break;
       }

@@ -486,14 +486,21 @@ LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
   double logSum = 0;
   unsigned count = 0, measured = 0, kept = 0;
   double modelHeuristicMs = 0, modelAppliedMs = 0;
+  // One line: the heuristic's time, the tuned one and the speedup (0 where
+  // the tuned one was not measured).
+  auto row = [&](const Twine &label, double heuristicMs, double tunedMs,
+                 StringRef note) {
+    out << formatv("{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n",
+                   label.str(), heuristicMs, tunedMs,
+                   tunedMs > 0 ? heuristicMs / tunedMs : 0.0, note);
+  };
   for (const auto &[key, entry] : db.getEntries()) {
     double speedup = entry.bestMs > 0 ? entry.heuristicMs / entry.bestMs : 0;
     bool dropped = entry.modelTunedMs > 0 &&
                    entry.actions == entry.heuristicActions &&
                    entry.searchActions != entry.heuristicActions;
-    out << formatv("{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n",
-                   entry.kernelName, entry.heuristicMs, entry.bestMs, speedup,
-                   join(dropped ? entry.searchActions : entry.actions, " "));
+    row(entry.kernelName, entry.heuristicMs, entry.bestMs,
+        join(dropped ? entry.searchActions : entry.actions, " "));
     if (entry.modelTunedMs > 0) {
       ++measured;
       modelHeuristicMs += entry.modelHeuristicMs;
@@ -508,23 +515,15 @@ LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
                : lost ? formatv("{0}: the heuristic's actions apply", why).str()
                       : std::string();
       };
-      out << formatv("{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n",
-                     "  inside the model", entry.modelHeuristicMs,
-                     entry.modelTunedMs,
-                     entry.modelHeuristicMs / entry.modelTunedMs,
-                     verdict(!faster, "not faster there"));
+      row("  inside the model", entry.modelHeuristicMs, entry.modelTunedMs,
+          verdict(!faster, "not faster there"));
       if (entry.modelOtherThreads)
-        out << formatv("{0,-28} {1,12:f4} {2,12:f4} {3,7:f2}x  {4}\n",
-                       formatv("  on {0} thread{1}", entry.modelOtherThreads,
-                               entry.modelOtherThreads == 1 ? "" : "s"),
-                       entry.modelOtherHeuristicMs, entry.modelOtherTunedMs,
-                       entry.modelOtherTunedMs > 0
-                           ? entry.modelOtherHeuristicMs /
-                                 entry.modelOtherTunedMs
-                           : 0.0,
-                       verdict(slowsSearchChoice({entry.modelOtherHeuristicMs,
-                                                  entry.modelOtherTunedMs}),
-                               "slower there"));
+        row(formatv("  on {0} thread{1}", entry.modelOtherThreads,
+                    entry.modelOtherThreads == 1 ? "" : "s"),
+            entry.modelOtherHeuristicMs, entry.modelOtherTunedMs,
+            verdict(slowsSearchChoice({entry.modelOtherHeuristicMs,
+                                       entry.modelOtherTunedMs}),
+                    "slower there"));
     }
     if (speedup > 0) {
       logSum += std::log(speedup);

@@ -596,7 +596,7 @@ TEST_CASE("a padded kernel's FLOPs count its elements, not its idle lanes",
   REQUIRE(module);
   mlir::tgc::KernelOp kernel = lastKernel(*module);
   REQUIRE(kernel);
-  CHECK(mlir::tgc::getKernelFlops(kernel) == 7 * 6);
+  CHECK(mlir::tgc::getUsefulCost(kernel).flops == 7 * 6);
   for (const char *text : {"PADTO(0,8)", "PADTO(1,8)"}) {
     std::string whyNot;
     REQUIRE(mlir::succeeded(mlir::tgc::applyOptAction(
@@ -604,7 +604,7 @@ TEST_CASE("a padded kernel's FLOPs count its elements, not its idle lanes",
   }
   // The padded loops multiply 8x8 times; 42 of those hold elements.
   CHECK(mlir::tgc::getKernelCost(kernel).flops == 8 * 8);
-  CHECK(mlir::tgc::getKernelFlops(kernel) == 7 * 6);
+  CHECK(mlir::tgc::getUsefulCost(kernel).flops == 7 * 6);
 }
 
 // Two parts along the outer axis, then a bias: one add per element once
