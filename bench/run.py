@@ -304,7 +304,7 @@ def main():
                 cross_core.append(run_core_probe(probe))
             # --quick saves its time on batch 8: the goals are batch-1
             # figures, and ResNet-18's 2-thread speedup from 5 runs per
-            # cell moved by 0.1x between rounds (1.81, 1.51, 1.68).
+            # cell moved by 0.3x between rounds (1.81, 1.51, 1.68).
             if batch > 1:
                 runs = max(3, runs // scale)
             shape_text = "x".join(map(str, shape))

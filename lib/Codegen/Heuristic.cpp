@@ -1126,23 +1126,23 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         // vector the four broadcasts do, and GCC spilled three
         // accumulators (ResNet-18's Winograd products at 4x4 tiles, their
         // output channels outside their pixels, ran 1.7x slower).
-        int64_t triples = padIfFewIdle(bound, 3 * lanes, kPairIdleShare);
-        int64_t tripleAccumulators = 4 * 3;
-        auto position = [&](RangeOp range) {
-          return llvm::find(shape.outputs, range) - shape.outputs.begin();
-        };
+        constexpr int64_t kTripleVectors = 3, kTripleCopies = 4;
+        int64_t tripleAccumulators = kTripleVectors * kTripleCopies;
+        int64_t triples =
+            padIfFewIdle(bound, kTripleVectors * lanes, kPairIdleShare);
         if (broadcasts && tile.getAxis() != AxisType::reduce &&
-            position(tile) < position(vector) &&
+            tile->isBeforeInBlock(vector) &&
             tripleAccumulators > accumulators &&
-            tripleAccumulators + 3 + 1 <=
+            tripleAccumulators + kTripleVectors + 1 <=
                 (int64_t)options.target.vectorRegisters &&
-            tileBound % 4 == 0 && triples % (3 * lanes) == 0 &&
+            tileBound % kTripleCopies == 0 &&
+            triples % (kTripleVectors * lanes) == 0 &&
             (triples == bound || padsWeightsOnly)) {
           if (triples != bound) {
-            apply(kernel, OptKind::Padto, vector, 3 * lanes);
+            apply(kernel, OptKind::Padto, vector, kTripleVectors * lanes);
             bound = triples;
           }
-          rowVectors = 3;
+          rowVectors = kTripleVectors;
           tileAccumulators = tripleAccumulators;
         } else if ((bound % (2 * lanes) == 0 || padsPair) &&
                    pairedReuse >= reuse(1)) {
