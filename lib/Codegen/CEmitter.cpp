@@ -398,6 +398,14 @@ LogicalResult mlir::tgc::emitCSource(const ModelLayout &layout,
         "#else\n"
         "#define TGC_NOINLINE\n"
         "#endif\n";
+  // A loop tgc-keep-rolled marks stays a loop: written out, its steps
+  // share loads the C compiler then keeps live past the register file.
+  // Compilers without the pragma (GCC before 8) write it out as before.
+  os << "#if (defined(__GNUC__) && __GNUC__ >= 8) || defined(__clang__)\n"
+        "#define TGC_ROLLED _Pragma(\"GCC unroll 1\")\n"
+        "#else\n"
+        "#define TGC_ROLLED\n"
+        "#endif\n";
   // A prefetch is only a hint: compilers without the builtin skip it.
   os << "#if defined(__GNUC__)\n"
         "#define TGC_PREFETCH(p) __builtin_prefetch(p)\n"

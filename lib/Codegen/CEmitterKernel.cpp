@@ -737,6 +737,8 @@ LogicalResult KernelRenderer::renderRange(RangeOp op) {
   }
   // Every other axis kind is a plain loop on a CPU (upcast and unroll
   // axes were written out as lanes by tgc-expand).
+  if (op.getRolled())
+    line("TGC_ROLLED");
   line("for (" + language.indexType + " " + var + " = 0; " + var + " < " +
        std::to_string(op.getBound()) + "; " + var + "++) {");
   scopes.push_back({op.getResult(), id});

@@ -239,6 +239,25 @@ def TgcSinkBroadcasts : Pass<"tgc-sink-broadcasts", "::mlir::ModuleOp"> {
   }];
 }
 
+def TgcKeepRolled : Pass<"tgc-keep-rolled", "::mlir::ModuleOp"> {
+  let summary = "Mark short window loops for the C compiler to keep as loops";
+  let description = [{
+    In linearized kernels (CPU targets with at most 16 vector registers):
+    an innermost reduce loop along which the loads of at least 4 pixels of
+    a register tile slide over the same line of input (pixel p at step k
+    reads what pixel p + 1 read at step k - 1, or k - s for a stride s)
+    and whose tile multiplies at least 2 loaded vectors gets `rolled`; the
+    C renderer asks the compiler not to write it out step by step
+    (`#pragma GCC unroll 1`). Written out, GCC merges the loads the steps
+    share and keeps them live across steps, past AVX2's 16 registers, and
+    spills the tile's accumulators.
+  }];
+  let options = [
+    Option<"vectorRegisters", "vector-registers", "unsigned", "16",
+           "vector registers the C compiler can allocate">
+  ];
+}
+
 def TgcLinearize : Pass<"tgc-linearize", "::mlir::ModuleOp"> {
   let summary = "Place every op in the outermost loop it needs and order the program (tinygrad: linearize)";
   let description = [{

@@ -119,7 +119,8 @@ static const Stage kStages[] = {
     // ops placed in their loops, reduces into accumulators, loops copied
     // per piece of the index their gates compare (and the lanes those
     // copies decide folded into vector loads), products fused into the
-    // adds that read them, broadcasts moved next to their first reader
+    // adds that read them, broadcasts moved next to their first reader,
+    // short window loops marked to stay loops in C (CPU)
     {"linearize",
      [](OpPassManager &pm, const PipelineOptions &options) {
        pm.addPass(createTgcLinearize());
@@ -134,6 +135,12 @@ static const Stage kStages[] = {
        }
        pm.addPass(createTgcMulacc());
        pm.addPass(createTgcSinkBroadcasts());
+       // short window loops the C compiler keeps as loops (CPU)
+       if (options.target != "cuda" && options.target != "metal") {
+         TgcKeepRolledOptions rolled;
+         rolled.vectorRegisters = cpuTargetOf(options).vectorRegisters;
+         pm.addPass(createTgcKeepRolled(rolled));
+       }
      }},
 };
 

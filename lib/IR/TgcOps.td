@@ -534,12 +534,15 @@ def Tgc_RangeOp : Tgc_Op<"range"> {
   let description = [{
     The result is the loop index. `id` numbers the axes of a kernel (the
     name of the C loop variable); `axis` says what the loop is for.
+    `rolled` asks the C compiler to keep the loop a loop rather than
+    write its steps out (see tgc-keep-rolled).
 
-    Example: `%r = tgc.range 784 reduce id 1`
+    Example: `%r = tgc.range 784 reduce id 1`, `tgc.range 3 reduce id 5 rolled`
   }];
-  let arguments = (ins I64Attr:$bound, Tgc_AxisTypeAttr:$axis, I64Attr:$id);
+  let arguments = (ins I64Attr:$bound, Tgc_AxisTypeAttr:$axis, I64Attr:$id,
+                       UnitAttr:$rolled);
   let results = (outs Index:$result);
-  let assemblyFormat = "$bound $axis `id` $id attr-dict";
+  let assemblyFormat = "$bound $axis `id` $id (`rolled` $rolled^)? attr-dict";
   let hasVerifier = 1;
 }
 

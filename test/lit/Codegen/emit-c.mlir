@@ -25,12 +25,15 @@
 // CHECK-NEXT:   float *input_1_2; /* "input_1" float32 [2, 4] */
 // CHECK: int net_run(const net_inputs *in, net_outputs *out, void *arena);
 
-// Reductions into a register array; loop variables from the range ids.
+// Reductions into a register array; loop variables from the range ids; a
+// rolled range asks the compiler to keep its loop.
+// CHECK: #define TGC_ROLLED _Pragma("GCC unroll 1")
 // CHECK-LABEL: static void net_r_2_4(const float *restrict data0, float *restrict data1) {
 // CHECK-NEXT:   for (ptrdiff_t ridx0 = 0; ridx0 < 2; ridx0++) {
 // CHECK-NEXT:     float acc0[1];
 // CHECK-NEXT:     acc0[0] = (-HUGE_VALF);
-// CHECK:          for (ptrdiff_t ridx1 = 0; ridx1 < 4; ridx1++) {
+// CHECK:          TGC_ROLLED
+// CHECK-NEXT:     for (ptrdiff_t ridx1 = 0; ridx1 < 4; ridx1++) {
 // CHECK:            float val0 = data0[alu1];
 // CHECK-NEXT:       float val1 = acc0[0];
 // CHECK-NEXT:       float alu2 = (val1 != val1 || val1 > val0) ? val1 : val0;
@@ -175,7 +178,7 @@ module attributes {tgc.arena_bytes = 128 : i64, tgc.arena_align = 64 : i64, tgc.
       %a0 = tgc.index %acc[%c0] : !tgc.ptr<f32, reg>
       tgc.store %a0, %ninf : !tgc.ptr<f32, reg>, f32
       %row = tgc.mul %i, %c4 : index
-      %k = tgc.range 4 reduce id 1
+      %k = tgc.range 4 reduce id 1 rolled
       %idx = tgc.add %row, %k : index
       %p = tgc.index %in[%idx] : !tgc.ptr<f32>
       %v = tgc.load %p : !tgc.ptr<f32> -> f32
