@@ -131,7 +131,8 @@ bool shouldKeepRolled(RangeOp range) {
   for (ArrayRef<LoadOp> run : slidingRuns(range, loads)) {
     // Scalars each pixel broadcasts; a depthwise tile slides vectors,
     // one FMA each, and was left alone (see above).
-    if (!isa<VectorType>(LoadOp(run.front()).getType()))
+    LoadOp first = run.front();
+    if (!isa<VectorType>(first.getType()))
       longest = std::max<int64_t>(longest, run.size());
     if (run.size() > 1)
       for (LoadOp load : run)
