@@ -653,7 +653,9 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   searches each distinct kernel
   (kernels of the same structure once) from the unoptimized kernel, the
   heuristic's choice and every prefix of it: each round extends every beam
-  member by every action that applies (UPCAST, UNROLL, PADTO, PACK; THREAD
+  member by every action that applies (UPCAST, UNROLL, PADTO, PACK; ROLL,
+  whether the C compiler keeps a reduce loop of up to 16 steps a loop or
+  writes it out, which decides whether some register tiles spill; THREAD
   when timed on more than one thread, else every candidate is built and
   timed with the heuristic's split, as it will ship), renders each
   candidate as a one-kernel package with a timing harness

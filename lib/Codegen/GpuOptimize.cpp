@@ -24,8 +24,9 @@ struct GpuOptimize : impl::TgcGpuOptimizeBase<GpuOptimize> {
     if (failed(listed))
       return signalPassFailure();
     for (const OptAction &action : *listed) {
-      if (action.kind == OptKind::Thread) {
-        getOperation().emitError("tgc-gpu-optimize: THREAD is a CPU action");
+      if (action.kind == OptKind::Thread || action.kind == OptKind::Roll) {
+        getOperation().emitError("tgc-gpu-optimize: ")
+            << toString(action) << " is a CPU action";
         return signalPassFailure();
       }
       if (action.kind == OptKind::Tc && action.amount != tensorCoreTile) {

@@ -17,15 +17,20 @@
 // 7x7 convolution 1.36x faster, GoogLeNet's 32- and 48-channel ones 1.6x
 // slower, a depthwise 3x3 1.27x slower), so they are left to the compiler,
 // as is every target with 32 vector registers (AVX-512, AArch64), where
-// the merged values fit and the question was not timed.
+// the merged values fit and the question was not timed. A kernel's ROLL
+// actions (a tuning database's, found by timing: BEAM search offers both
+// answers for every short reduce loop) override the rule for their loops
+// on every target.
 //
 // Runs on the linearized kernel, whose loops are marker ops in one block.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/OptActions.h"
 #include "Codegen/Passes.h"
 #include "Codegen/Symbolic.h"
 #include "IR/TgcOps.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::tgc {
@@ -158,11 +163,21 @@ struct KeepRolled : impl::TgcKeepRolledBase<KeepRolled> {
   using TgcKeepRolledBase::TgcKeepRolledBase;
 
   void runOnOperation() final {
-    if (vectorRegisters > kMaxVectorRegisters)
-      return;
-    getOperation().walk([&](RangeOp range) {
-      if (shouldKeepRolled(range))
-        range.setRolled(true);
+    getOperation().walk([&](KernelOp kernel) {
+      // Loops a ROLL action decided: axis -> kept a loop.
+      llvm::DenseMap<int64_t, bool> decided;
+      for (const OptAction &action : getAppliedActions(kernel))
+        if (action.kind == OptKind::Roll)
+          decided[action.axis] = action.amount == 1;
+      kernel.walk([&](RangeOp range) {
+        auto it = decided.find(range.getId());
+        bool keep = it != decided.end()
+                        ? it->second
+                        : vectorRegisters <= kMaxVectorRegisters &&
+                              shouldKeepRolled(range);
+        if (keep)
+          range.setRolled(true);
+      });
     });
   }
 };

@@ -1,9 +1,9 @@
 //===- OptActions.cpp - kernel opt actions on a lowered kernel -*- C++ -*-===//
 //
-// Every action but PADTO splits one range in two, r = outer * n + inner (or
-// top * (N / n) + rest for the actions that split off the outer part), and
-// gives one part a new axis kind; the part that keeps the old kind keeps
-// the old id, so a later action can name the same axis again. What makes
+// Every action but PADTO, PACK, TC and ROLL splits one range in two, r = outer
+// * n + inner (or top * (N / n) + rest for the actions that split off the outer
+// part), and gives one part a new axis kind; the part that keeps the old kind
+// keeps the old id, so a later action can name the same axis again. What makes
 // the split useful happens later: tgc-expand writes upcast and unroll lanes
 // out, the renderer runs thread axes on the runtime's pool.
 //
@@ -33,11 +33,16 @@ struct KindInfo {
   llvm::StringLiteral name;
 };
 constexpr KindInfo kKinds[] = {
-    {OptKind::Upcast, "UPCAST"}, {OptKind::Unroll, "UNROLL"},
-    {OptKind::Thread, "THREAD"}, {OptKind::Padto, "PADTO"},
-    {OptKind::Local, "LOCAL"},   {OptKind::Group, "GROUP"},
-    {OptKind::GroupTop, "GROUPTOP"}, {OptKind::Pack, "PACK"},
+    {OptKind::Upcast, "UPCAST"},
+    {OptKind::Unroll, "UNROLL"},
+    {OptKind::Thread, "THREAD"},
+    {OptKind::Padto, "PADTO"},
+    {OptKind::Local, "LOCAL"},
+    {OptKind::Group, "GROUP"},
+    {OptKind::GroupTop, "GROUPTOP"},
+    {OptKind::Pack, "PACK"},
     {OptKind::Tc, "TC"},
+    {OptKind::Roll, "ROLL"},
 };
 
 StringRef kindName(OptKind kind) {
@@ -80,9 +85,10 @@ SplitPlan planFor(OptKind kind) {
   case OptKind::Padto:
   case OptKind::Pack:
   case OptKind::Tc:
+  case OptKind::Roll:
     break;
   }
-  llvm_unreachable("PADTO, PACK and TC do not split");
+  llvm_unreachable("PADTO, PACK, TC and ROLL do not split");
 }
 
 int64_t nextRangeId(KernelOp kernel) {
@@ -388,6 +394,16 @@ std::string mlir::tgc::checkOptAction(KernelOp kernel,
   }
   if (action.kind == OptKind::Tc)
     return checkTensorCores(kernel, action);
+  if (action.kind == OptKind::Roll) {
+    if (range.getAxis() != AxisType::reduce)
+      return "the axis is not a reduce axis";
+    if (action.amount != 0 && action.amount != 1)
+      return "the amount must be 0 (the compiler's choice) or 1 (a loop)";
+    for (const OptAction &earlier : getAppliedActions(kernel))
+      if (earlier.kind == OptKind::Roll && earlier.axis == action.axis)
+        return "the loop's rolling is decided already";
+    return "";
+  }
   if (action.amount < 2)
     return "the amount must be at least 2";
   AxisType axis = range.getAxis();
@@ -448,7 +464,7 @@ LogicalResult mlir::tgc::applyOptAction(KernelOp kernel,
     applyThread(kernel, range, action.amount);
   else if (action.kind == OptKind::Tc)
     applyTensorCores(kernel, action);
-  else
+  else if (action.kind != OptKind::Roll) // read by tgc-keep-rolled
     applySplit(kernel, range, action);
   recordAction(kernel, action);
   return success();

@@ -44,6 +44,12 @@ enum class OptKind {
   /// axes `axis` (M) and `nAxis` (N) in tiles of `amount` (16 on CUDA, 8 on
   /// Metal), reduce axis `kAxis` in steps of 8, one warp a tile.
   Tc,
+  /// Not a split: C only, whether the C compiler keeps the short reduce
+  /// loop `axis` a loop (amount 1) or may write its steps out (amount 0),
+  /// in place of tgc-keep-rolled's rule. Which one keeps a register tile
+  /// in registers is up to the compiler's register allocator, so only
+  /// timing tells (KeepRolled.cpp).
+  Roll,
 };
 
 struct OptAction {
@@ -64,7 +70,8 @@ struct OptAction {
   }
 };
 
-/// "UPCAST(1,16)", "PACK(0,32,1)", "TC(0,1,2,16)" (M, N, K axes, tile).
+/// "UPCAST(1,16)", "PACK(0,32,1)", "TC(0,1,2,16)" (M, N, K axes, tile),
+/// "ROLL(3,1)".
 std::string toString(const OptAction &action);
 
 /// Parses toString's form; std::nullopt if `text` is not one.

@@ -250,7 +250,9 @@ def TgcKeepRolled : Pass<"tgc-keep-rolled", "::mlir::ModuleOp"> {
     C renderer asks the compiler not to write it out step by step
     (`#pragma GCC unroll 1`). Written out, GCC merges the loads the steps
     share and keeps them live across steps, past AVX2's 16 registers, and
-    spills the tile's accumulators.
+    spills the tile's accumulators. A kernel's ROLL actions decide their
+    loops instead, on any target: ROLL(axis,1) keeps the loop, ROLL(axis,0)
+    leaves it to the compiler.
   }];
   let options = [
     Option<"vectorRegisters", "vector-registers", "unsigned", "16",

@@ -112,6 +112,9 @@ constexpr int64_t kUnrollAmounts[] = {2, 3, 4, 8, 16};
 constexpr int64_t kPadtoAmounts[] = {8, 16};
 constexpr int64_t kPackBlocks[] = {4, 8, 16, 32};
 constexpr int64_t kThreadAmounts[] = {2, 4, 8, 16};
+/// Reduce loops of up to this many steps the C compiler may write out
+/// (GCC's max-completely-peel-times): ROLL tries both answers on them.
+constexpr int64_t kMaxRolledSteps = 16;
 
 /// `fixed` and the divisors of `bound` up to the largest of `fixed`, in
 /// increasing order: a register tile along a row of 28 or 14 pixels takes
@@ -397,6 +400,11 @@ SmallVector<OptAction> Search::expansions(ArrayRef<OptAction> actions) {
     if (range.getAxis() == AxisType::reduce) {
       for (int64_t n : amountsFor(kUnrollAmounts, bound))
         consider({OptKind::Unroll, axis, n});
+      // One of the two is what tgc-keep-rolled does anyway: its source is
+      // the same as the member's, and the search skips it.
+      if (bound <= kMaxRolledSteps)
+        for (int64_t keepLoop : {0, 1})
+          consider({OptKind::Roll, axis, keepLoop});
       continue;
     }
     for (int64_t n : amountsFor(kUpcastAmounts, bound))

@@ -42,11 +42,13 @@ TEST_CASE("opt actions print and parse", "[codegen]") {
   CHECK(toString(upcast) == "UPCAST(1,16)");
   OptAction pack{OptKind::Pack, 0, 32, 2};
   CHECK(toString(pack) == "PACK(0,32,2)");
+  CHECK(toString(OptAction{OptKind::Roll, 5, 1}) == "ROLL(5,1)");
   for (const OptAction &action :
        {upcast, pack, OptAction{OptKind::Unroll, 2, 4},
         OptAction{OptKind::Thread, 0, 8}, OptAction{OptKind::Padto, 3, 16},
         OptAction{OptKind::Local, 1, 32}, OptAction{OptKind::Group, 2, 8},
-        OptAction{OptKind::GroupTop, 2, 8}}) {
+        OptAction{OptKind::GroupTop, 2, 8}, OptAction{OptKind::Roll, 5, 0},
+        OptAction{OptKind::Roll, 5, 1}}) {
     auto parsed = parseOptAction(toString(action));
     REQUIRE(parsed);
     CHECK(*parsed == action);

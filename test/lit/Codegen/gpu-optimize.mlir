@@ -3,6 +3,7 @@
 // RUN: tgc-opt %s --tgc-gpu-optimize="heuristic=false" | FileCheck %s --check-prefix=NOOPT
 // RUN: tgc-opt %s --tgc-gpu-optimize="actions=LOCAL(0,2)" | FileCheck %s --check-prefix=LISTED
 // RUN: not tgc-opt %s --tgc-gpu-optimize="actions=THREAD(0,2)" 2>&1 | FileCheck %s --check-prefix=THREAD
+// RUN: not tgc-opt %s --tgc-gpu-optimize="actions=ROLL(2,1)" 2>&1 | FileCheck %s --check-prefix=ROLL
 // The GPU heuristic: workgroups of up to 256 threads (max-threads).
 
 // A matmul with 256 outputs and a short reduction: no GROUP; the columns
@@ -20,7 +21,8 @@
 // Listed actions replace the heuristic.
 // LISTED-LABEL: func @matmul(
 //       LISTED:   opts = ["LOCAL(0,2)"]
-// THREAD: error: tgc-gpu-optimize: THREAD is a CPU action
+// THREAD: error: tgc-gpu-optimize: THREAD(0,2) is a CPU action
+// ROLL: error: tgc-gpu-optimize: ROLL(2,1) is a CPU action
 func.func @matmul(%a: tensor<8x4xf32>, %b: tensor<4x32xf32>) -> tensor<8x32xf32> {
   %k = tgc.kernel "r_8_32_4" (%a, %b) : (tensor<8x4xf32>, tensor<4x32xf32>) -> tensor<8x32xf32> {
   ^bb0(%pa: !tgc.ptr<f32>, %pb: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):

@@ -5,6 +5,24 @@
 // loaded vectors, is marked to stay a loop in C (16 vector registers
 // only; emit-c.mlir renders the mark).
 // WIDE-NOT: rolled
+// A kernel's ROLL actions (a tuning database's) decide their loops instead,
+// the rule still decides the others: ROLL(1,0) leaves row_of_four's loop
+// to the compiler, ROLL(1,1) keeps row_of_three's.
+// RUN: sed -e 's/"r_row_of_four" (%%a, %%w)/& {opts = ["ROLL(1,0)"]}/' \
+// RUN:     -e 's/"r_row_of_three" (%%a, %%w)/& {opts = ["ROLL(1,1)"]}/' %s \
+// RUN:   | tgc-opt --tgc-keep-rolled \
+// RUN:   | FileCheck %s --check-prefix=DECIDED
+// DECIDED-LABEL: func @row_of_four(
+//   DECIDED-NOT:   rolled
+//       DECIDED:   opts = ["ROLL(1,0)"]
+//   DECIDED-NOT:   rolled
+// DECIDED-LABEL: func @stride_two(
+//       DECIDED:   tgc.range 3 reduce id 1 rolled
+// DECIDED-LABEL: func @row_of_three(
+//       DECIDED:   opts = ["ROLL(1,1)"]
+//       DECIDED:   tgc.range 3 reduce id 1 rolled
+// DECIDED-LABEL: func @one_vector(
+//   DECIDED-NOT:   rolled
 
 // A 3x3 convolution's row of 4 pixels by 2 vectors: pixel p reads
 // x[p + k] at tap k.

@@ -7,6 +7,11 @@
 // RUN: tgc-opt %s --split-input-file --tgc-optimize="actions=GROUP(2,4)" | FileCheck %s --check-prefix=GROUP
 // RUN: tgc-opt %s --split-input-file --tgc-optimize="actions=GROUPTOP(2,4)" | FileCheck %s --check-prefix=GROUPTOP
 // RUN: tgc-opt %s --split-input-file --tgc-optimize="actions=UPCAST(1,16);UPCAST(1,2);UPCAST(0,4)" | FileCheck %s --check-prefix=SEQ
+// RUN: tgc-opt %s --split-input-file --tgc-optimize="actions=ROLL(2,1)" | FileCheck %s --check-prefix=ROLL
+// RUN: tgc-opt %s --split-input-file --tgc-optimize="actions=UNROLL(2,4);ROLL(2,1)" --tgc-expand --tgc-linearize --tgc-keep-rolled=vector-registers=32 | FileCheck %s --check-prefix=ROLLED
+// RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=ROLL(1,1)" 2>&1 | FileCheck %s --check-prefix=ROLLOUT
+// RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=ROLL(2,2)" 2>&1 | FileCheck %s --check-prefix=ROLLAMOUNT
+// RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=ROLL(2,1);ROLL(2,0)" 2>&1 | FileCheck %s --check-prefix=ROLLTWICE
 // RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=UPCAST(2,4)" 2>&1 | FileCheck %s --check-prefix=NOTOUT
 // RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=UPCAST(1,5)" 2>&1 | FileCheck %s --check-prefix=NOTDIV
 // RUN: not tgc-opt %s --split-input-file --tgc-optimize="actions=SPLIT(1,2)" 2>&1 | FileCheck %s --check-prefix=BADNAME
@@ -64,6 +69,18 @@
 // SEQ-NEXT: tgc.range 4 upcast id 4
 // SEQ: tgc.range 2 upcast id 1
 // SEQ-NEXT: tgc.range 16 upcast id 3
+
+// ROLL only records the choice, for tgc-keep-rolled: the kernel is as it was.
+// ROLL: opts = ["ROLL(2,1)"]
+// ROLL: tgc.range 16 reduce id 2
+// ROLL-NOT: rolled
+// ... and what is left of the loop after expand and linearize, whatever
+// tgc-keep-rolled's rule says, stays a loop in C.
+// ROLLED: opts = ["UNROLL(2,4)", "ROLL(2,1)"]
+// ROLLED: tgc.range 4 reduce id 2 rolled
+// ROLLOUT: error: 'tgc.kernel' op cannot apply ROLL(1,1): the axis is not a reduce axis
+// ROLLAMOUNT: error: 'tgc.kernel' op cannot apply ROLL(2,2): the amount must be 0 (the compiler's choice) or 1 (a loop)
+// ROLLTWICE: error: 'tgc.kernel' op cannot apply ROLL(2,0): the loop's rolling is decided already
 
 // NOTOUT: error: 'tgc.kernel' op cannot apply UPCAST(2,4): the axis is not an output axis
 // NOTDIV: error: 'tgc.kernel' op cannot apply UPCAST(1,5): the amount does not divide the axis
