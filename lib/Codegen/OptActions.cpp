@@ -1,11 +1,12 @@
 //===- OptActions.cpp - kernel opt actions on a lowered kernel -*- C++ -*-===//
 //
-// Every action but PADTO, PACK, TC and ROLL splits one range in two, r = outer
-// * n + inner (or top * (N / n) + rest for the actions that split off the outer
-// part), and gives one part a new axis kind; the part that keeps the old kind
-// keeps the old id, so a later action can name the same axis again. What makes
-// the split useful happens later: tgc-expand writes upcast and unroll lanes
-// out, the renderer runs thread axes on the runtime's pool.
+// Every action but PADTO, PACK, TC and ROLL splits one range in two,
+// r = outer * n + inner (or top * (N / n) + rest for the actions that split
+// off the outer part), and gives one part a new axis kind; the part that
+// keeps the old kind keeps the old id, so a later action can name the same
+// axis again. What makes the split useful happens later: tgc-expand writes
+// upcast and unroll lanes out, the renderer runs thread axes on the
+// runtime's pool.
 //
 //===----------------------------------------------------------------------===//
 
