@@ -682,9 +682,13 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   `bench/run.py --tune` tunes every model first and adds a "tgc tuned"
   column. The model has one time budget (`tgc tune --budget-s`, default
   360 s; ResNet-18 tunes in about 7 minutes on 2 cores, the check inside
-  the model included), shared among its kernels by their work, so no
-  round starts once a kernel's share is spent; a kernel that runs over its
-  share leaves less to the kernels after it.
+  the model included), shared among its kernels by their work (how often
+  their loop bodies run, times the kernels of the model that share the
+  entry), so no candidate is built once a kernel's share is spent; a
+  kernel that runs over its share leaves less to the kernels after it.
+  A round builds its candidates as compilers free up, taking each kind of
+  action on each axis once before any a second time, so a round the
+  budget cuts short has tried a bit of everything.
   Kernels are timed alone, with their weights warm in cache (`--cold`
   reads an 8 MiB buffer before every run to evict them; on the transformer
   block the warm choices ran faster in the model): a gain there can shrink

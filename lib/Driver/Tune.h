@@ -39,7 +39,8 @@ struct TuneOptions {
   unsigned compileTimeoutSeconds = 60;
   /// --budget-s: seconds the search of the model's kernels may take (0: no
   /// limit), shared among them by their work (the product of their ranges'
-  /// bounds), at least 2 s each (kernelBudgetSeconds). The starting points
+  /// bounds, times the kernels of the model that share the entry), at
+  /// least 2 s each (kernelBudgetSeconds). The starting points
   /// of every kernel are always timed, and the compiles in flight when a
   /// share ends finish, so the search can run over; the kernels after
   /// share what is left. The check inside the model comes after it.
@@ -77,14 +78,21 @@ FailureOr<TuningContext> getTuningContext(Location loc, llvm::StringRef cpu,
 /// -march=`cpu` (native when empty).
 std::vector<std::string> getTuningCompiler(llvm::StringRef cpu);
 
+/// How many times the innermost bodies of `kernel` (lowered) run: the
+/// product of its output ranges' bounds times, summed over its reductions,
+/// the product of each one's reduce ranges' bounds. What a kernel's part of
+/// the model's time budget goes by.
+double kernelWork(KernelOp kernel);
+
 /// The seconds of `budgetSeconds` (the model's) that a kernel of `work`
 /// gets when `spentSeconds` are gone and it and the kernels after it have
-/// `workLeft` together: its part of what is left, so that a kernel that
-/// ran over takes from the ones after it instead of lengthening the
-/// search; at least 2 s (or the whole budget, if smaller) for its starting
-/// points.
+/// `workLeft` together: its part of what is left once the `kernelsAfter`
+/// kernels after it have their floor set aside, so that a kernel that ran
+/// over takes from the ones after it instead of lengthening the search; at
+/// least 2 s (or the whole budget, if smaller) for its starting points.
 double kernelBudgetSeconds(double budgetSeconds, double spentSeconds,
-                           double work, double workLeft);
+                           double work, double workLeft,
+                           unsigned kernelsAfter = 0);
 
 /// Searches every kernel of `module` (at the lower stage) whose key is not
 /// in `db` yet, once per distinct kernel, and adds the results (saving
