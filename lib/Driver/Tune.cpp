@@ -183,9 +183,7 @@ KernelsByKey distinctKernels(ModuleOp module, const TuningContext &context) {
       return;
     std::string hash = hashKernel(kernel);
     std::string key = makeTuningKey(hash, serialized);
-    DistinctKernel &distinct = kernels[key];
-    if (!distinct.uses++)
-      distinct = {kernel, hash, 1};
+    ++kernels.insert({key, {kernel, hash}}).first->second.uses;
   });
   return kernels;
 }

@@ -38,9 +38,9 @@ struct TuneOptions {
   /// Seconds one candidate may take to compile (--compile-timeout-s).
   unsigned compileTimeoutSeconds = 60;
   /// --budget-s: seconds the search of the model's kernels may take (0: no
-  /// limit), shared among them by their work (the product of their ranges'
-  /// bounds, times the kernels of the model that share the entry), at
-  /// least 2 s each (kernelBudgetSeconds). The starting points
+  /// limit), shared among them by their work (kernelWork, times the
+  /// kernels of the model that share the entry), at least 2 s each
+  /// (kernelBudgetSeconds). The starting points
   /// of every kernel are always timed, and the compiles in flight when a
   /// share ends finish, so the search can run over; the kernels after
   /// share what is left. The check inside the model comes after it.
