@@ -2,8 +2,9 @@
 // RUN: tgc-opt %s --tgc-keep-rolled=vector-registers=32 | FileCheck %s --check-prefix=WIDE
 // A short reduce loop along which the broadcast loads of at least 4 pixels
 // of a register tile slide over one line of input, beside at least 2
-// loaded vectors, is marked to stay a loop in C (16 vector registers
-// only; emit-c.mlir renders the mark).
+// loaded vectors, or beside one where the values alive at one tap, the
+// accumulators and the vector outnumber the registers, is marked to stay a
+// loop in C (16 vector registers only; emit-c.mlir renders the mark).
 // WIDE-NOT: rolled
 // A kernel's ROLL actions (a tuning database's) decide their loops instead,
 // the rule still decides the others: ROLL(1,0) leaves row_of_four's loop
@@ -23,6 +24,8 @@
 //       DECIDED:   tgc.range 3 reduce id 1 rolled
 // DECIDED-LABEL: func @one_vector(
 //   DECIDED-NOT:   rolled
+// DECIDED-LABEL: func @one_vector_stride_two(
+//       DECIDED:   tgc.range 3 reduce id 1 rolled
 
 // A 3x3 convolution's row of 4 pixels by 2 vectors: pixel p reads
 // x[p + k] at tap k.
@@ -365,7 +368,8 @@ func.func @row_of_three(%a: tensor<64xf32>, %w: tensor<64xf32>) -> tensor<48xf32
   return %k : tensor<48xf32>
 }
 
-// One vector: left to the compiler (measured either way).
+// One vector by 4 pixels: 4 values alive, 9 registers: left to the
+// compiler.
 // CHECK-LABEL: func @one_vector(
 //   CHECK-NOT:   rolled
 //       CHECK:   return
@@ -563,4 +567,379 @@ func.func @apart(%a: tensor<64xf32>, %w: tensor<64xf32>) -> tensor<64xf32> {
     tgc.sink
   }
   return %k : tensor<64xf32>
+}
+
+// One vector by 7 pixels at stride 2: the middle tap reads 7 values of its
+// own while the 6 the other two share stay alive; with 7 accumulators and
+// the weight vector, 21 of 16 registers.
+// CHECK-LABEL: func @one_vector_stride_two(
+//       CHECK:   tgc.range 3 reduce id 1 rolled
+func.func @one_vector_stride_two(%a: tensor<64xf32>, %w: tensor<64xf32>) -> tensor<56xf32> {
+  %k = tgc.kernel "r_one_vector_stride_two" (%a, %w) : (tensor<64xf32>, tensor<64xf32>) -> tensor<56xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c0 = tgc.const 0 : index
+    %zero = tgc.const dense<0.0> : vector<8xf32>
+    %c8 = tgc.const 8 : index
+    %k2 = tgc.const 2 : index
+    %k4 = tgc.const 4 : index
+    %k6 = tgc.const 6 : index
+    %k8 = tgc.const 8 : index
+    %k10 = tgc.const 10 : index
+    %k12 = tgc.const 12 : index
+    %acc0 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s0 = tgc.index %acc0[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s0, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc1 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s1 = tgc.index %acc1[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s1, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc2 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s2 = tgc.index %acc2[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s2, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc3 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s3 = tgc.index %acc3[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s3, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc4 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s4 = tgc.index %acc4[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s4, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc5 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s5 = tgc.index %acc5[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s5, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc6 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s6 = tgc.index %acc6[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s6, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %r = tgc.range 3 reduce id 1
+    %wr = tgc.mul %r, %c8 : index
+    %pw0 = tgc.index %pw[%wr] : !tgc.ptr<f32>
+    %w0 = tgc.load %pw0 : !tgc.ptr<f32> -> vector<8xf32>
+    %pa0 = tgc.index %pa[%r] : !tgc.ptr<f32>
+    %x0 = tgc.load %pa0 : !tgc.ptr<f32> -> f32
+    %b0 = tgc.vectorize %x0, %x0, %x0, %x0, %x0, %x0, %x0, %x0 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old0 = tgc.load %s0 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new0 = tgc.mulacc %b0, %w0, %old0 : vector<8xf32>
+    tgc.store %s0, %new0 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i1 = tgc.add %r, %k2 : index
+    %pa1 = tgc.index %pa[%i1] : !tgc.ptr<f32>
+    %x1 = tgc.load %pa1 : !tgc.ptr<f32> -> f32
+    %b1 = tgc.vectorize %x1, %x1, %x1, %x1, %x1, %x1, %x1, %x1 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old1 = tgc.load %s1 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new1 = tgc.mulacc %b1, %w0, %old1 : vector<8xf32>
+    tgc.store %s1, %new1 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i2 = tgc.add %r, %k4 : index
+    %pa2 = tgc.index %pa[%i2] : !tgc.ptr<f32>
+    %x2 = tgc.load %pa2 : !tgc.ptr<f32> -> f32
+    %b2 = tgc.vectorize %x2, %x2, %x2, %x2, %x2, %x2, %x2, %x2 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old2 = tgc.load %s2 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new2 = tgc.mulacc %b2, %w0, %old2 : vector<8xf32>
+    tgc.store %s2, %new2 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i3 = tgc.add %r, %k6 : index
+    %pa3 = tgc.index %pa[%i3] : !tgc.ptr<f32>
+    %x3 = tgc.load %pa3 : !tgc.ptr<f32> -> f32
+    %b3 = tgc.vectorize %x3, %x3, %x3, %x3, %x3, %x3, %x3, %x3 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old3 = tgc.load %s3 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new3 = tgc.mulacc %b3, %w0, %old3 : vector<8xf32>
+    tgc.store %s3, %new3 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i4 = tgc.add %r, %k8 : index
+    %pa4 = tgc.index %pa[%i4] : !tgc.ptr<f32>
+    %x4 = tgc.load %pa4 : !tgc.ptr<f32> -> f32
+    %b4 = tgc.vectorize %x4, %x4, %x4, %x4, %x4, %x4, %x4, %x4 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old4 = tgc.load %s4 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new4 = tgc.mulacc %b4, %w0, %old4 : vector<8xf32>
+    tgc.store %s4, %new4 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i5 = tgc.add %r, %k10 : index
+    %pa5 = tgc.index %pa[%i5] : !tgc.ptr<f32>
+    %x5 = tgc.load %pa5 : !tgc.ptr<f32> -> f32
+    %b5 = tgc.vectorize %x5, %x5, %x5, %x5, %x5, %x5, %x5, %x5 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old5 = tgc.load %s5 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new5 = tgc.mulacc %b5, %w0, %old5 : vector<8xf32>
+    tgc.store %s5, %new5 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i6 = tgc.add %r, %k12 : index
+    %pa6 = tgc.index %pa[%i6] : !tgc.ptr<f32>
+    %x6 = tgc.load %pa6 : !tgc.ptr<f32> -> f32
+    %b6 = tgc.vectorize %x6, %x6, %x6, %x6, %x6, %x6, %x6, %x6 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old6 = tgc.load %s6 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new6 = tgc.mulacc %b6, %w0, %old6 : vector<8xf32>
+    tgc.store %s6, %new6 : !tgc.ptr<f32, reg>, vector<8xf32>
+    tgc.end %r
+    %o0i = tgc.const 0 : index
+    %o0 = tgc.index %out[%o0i] : !tgc.ptr<f32>
+    %v0 = tgc.load %s0 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o0, %v0 : !tgc.ptr<f32>, vector<8xf32>
+    %o1i = tgc.const 8 : index
+    %o1 = tgc.index %out[%o1i] : !tgc.ptr<f32>
+    %v1 = tgc.load %s1 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o1, %v1 : !tgc.ptr<f32>, vector<8xf32>
+    %o2i = tgc.const 16 : index
+    %o2 = tgc.index %out[%o2i] : !tgc.ptr<f32>
+    %v2 = tgc.load %s2 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o2, %v2 : !tgc.ptr<f32>, vector<8xf32>
+    %o3i = tgc.const 24 : index
+    %o3 = tgc.index %out[%o3i] : !tgc.ptr<f32>
+    %v3 = tgc.load %s3 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o3, %v3 : !tgc.ptr<f32>, vector<8xf32>
+    %o4i = tgc.const 32 : index
+    %o4 = tgc.index %out[%o4i] : !tgc.ptr<f32>
+    %v4 = tgc.load %s4 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o4, %v4 : !tgc.ptr<f32>, vector<8xf32>
+    %o5i = tgc.const 40 : index
+    %o5 = tgc.index %out[%o5i] : !tgc.ptr<f32>
+    %v5 = tgc.load %s5 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o5, %v5 : !tgc.ptr<f32>, vector<8xf32>
+    %o6i = tgc.const 48 : index
+    %o6 = tgc.index %out[%o6i] : !tgc.ptr<f32>
+    %v6 = tgc.load %s6 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o6, %v6 : !tgc.ptr<f32>, vector<8xf32>
+    tgc.sink
+  }
+  return %k : tensor<56xf32>
+}
+
+// At stride 1 a tap reads one value more than the one before kept: 7
+// alive, 15 registers in all.
+// CHECK-LABEL: func @one_vector_stride_one(
+//   CHECK-NOT:   rolled
+//       CHECK:   return
+func.func @one_vector_stride_one(%a: tensor<64xf32>, %w: tensor<64xf32>) -> tensor<56xf32> {
+  %k = tgc.kernel "r_one_vector_stride_one" (%a, %w) : (tensor<64xf32>, tensor<64xf32>) -> tensor<56xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c0 = tgc.const 0 : index
+    %zero = tgc.const dense<0.0> : vector<8xf32>
+    %c8 = tgc.const 8 : index
+    %k1 = tgc.const 1 : index
+    %k2 = tgc.const 2 : index
+    %k3 = tgc.const 3 : index
+    %k4 = tgc.const 4 : index
+    %k5 = tgc.const 5 : index
+    %k6 = tgc.const 6 : index
+    %acc0 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s0 = tgc.index %acc0[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s0, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc1 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s1 = tgc.index %acc1[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s1, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc2 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s2 = tgc.index %acc2[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s2, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc3 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s3 = tgc.index %acc3[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s3, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc4 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s4 = tgc.index %acc4[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s4, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc5 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s5 = tgc.index %acc5[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s5, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc6 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s6 = tgc.index %acc6[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s6, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %r = tgc.range 3 reduce id 1
+    %wr = tgc.mul %r, %c8 : index
+    %pw0 = tgc.index %pw[%wr] : !tgc.ptr<f32>
+    %w0 = tgc.load %pw0 : !tgc.ptr<f32> -> vector<8xf32>
+    %pa0 = tgc.index %pa[%r] : !tgc.ptr<f32>
+    %x0 = tgc.load %pa0 : !tgc.ptr<f32> -> f32
+    %b0 = tgc.vectorize %x0, %x0, %x0, %x0, %x0, %x0, %x0, %x0 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old0 = tgc.load %s0 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new0 = tgc.mulacc %b0, %w0, %old0 : vector<8xf32>
+    tgc.store %s0, %new0 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i1 = tgc.add %r, %k1 : index
+    %pa1 = tgc.index %pa[%i1] : !tgc.ptr<f32>
+    %x1 = tgc.load %pa1 : !tgc.ptr<f32> -> f32
+    %b1 = tgc.vectorize %x1, %x1, %x1, %x1, %x1, %x1, %x1, %x1 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old1 = tgc.load %s1 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new1 = tgc.mulacc %b1, %w0, %old1 : vector<8xf32>
+    tgc.store %s1, %new1 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i2 = tgc.add %r, %k2 : index
+    %pa2 = tgc.index %pa[%i2] : !tgc.ptr<f32>
+    %x2 = tgc.load %pa2 : !tgc.ptr<f32> -> f32
+    %b2 = tgc.vectorize %x2, %x2, %x2, %x2, %x2, %x2, %x2, %x2 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old2 = tgc.load %s2 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new2 = tgc.mulacc %b2, %w0, %old2 : vector<8xf32>
+    tgc.store %s2, %new2 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i3 = tgc.add %r, %k3 : index
+    %pa3 = tgc.index %pa[%i3] : !tgc.ptr<f32>
+    %x3 = tgc.load %pa3 : !tgc.ptr<f32> -> f32
+    %b3 = tgc.vectorize %x3, %x3, %x3, %x3, %x3, %x3, %x3, %x3 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old3 = tgc.load %s3 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new3 = tgc.mulacc %b3, %w0, %old3 : vector<8xf32>
+    tgc.store %s3, %new3 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i4 = tgc.add %r, %k4 : index
+    %pa4 = tgc.index %pa[%i4] : !tgc.ptr<f32>
+    %x4 = tgc.load %pa4 : !tgc.ptr<f32> -> f32
+    %b4 = tgc.vectorize %x4, %x4, %x4, %x4, %x4, %x4, %x4, %x4 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old4 = tgc.load %s4 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new4 = tgc.mulacc %b4, %w0, %old4 : vector<8xf32>
+    tgc.store %s4, %new4 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i5 = tgc.add %r, %k5 : index
+    %pa5 = tgc.index %pa[%i5] : !tgc.ptr<f32>
+    %x5 = tgc.load %pa5 : !tgc.ptr<f32> -> f32
+    %b5 = tgc.vectorize %x5, %x5, %x5, %x5, %x5, %x5, %x5, %x5 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old5 = tgc.load %s5 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new5 = tgc.mulacc %b5, %w0, %old5 : vector<8xf32>
+    tgc.store %s5, %new5 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i6 = tgc.add %r, %k6 : index
+    %pa6 = tgc.index %pa[%i6] : !tgc.ptr<f32>
+    %x6 = tgc.load %pa6 : !tgc.ptr<f32> -> f32
+    %b6 = tgc.vectorize %x6, %x6, %x6, %x6, %x6, %x6, %x6, %x6 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old6 = tgc.load %s6 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new6 = tgc.mulacc %b6, %w0, %old6 : vector<8xf32>
+    tgc.store %s6, %new6 : !tgc.ptr<f32, reg>, vector<8xf32>
+    tgc.end %r
+    %o0i = tgc.const 0 : index
+    %o0 = tgc.index %out[%o0i] : !tgc.ptr<f32>
+    %v0 = tgc.load %s0 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o0, %v0 : !tgc.ptr<f32>, vector<8xf32>
+    %o1i = tgc.const 8 : index
+    %o1 = tgc.index %out[%o1i] : !tgc.ptr<f32>
+    %v1 = tgc.load %s1 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o1, %v1 : !tgc.ptr<f32>, vector<8xf32>
+    %o2i = tgc.const 16 : index
+    %o2 = tgc.index %out[%o2i] : !tgc.ptr<f32>
+    %v2 = tgc.load %s2 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o2, %v2 : !tgc.ptr<f32>, vector<8xf32>
+    %o3i = tgc.const 24 : index
+    %o3 = tgc.index %out[%o3i] : !tgc.ptr<f32>
+    %v3 = tgc.load %s3 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o3, %v3 : !tgc.ptr<f32>, vector<8xf32>
+    %o4i = tgc.const 32 : index
+    %o4 = tgc.index %out[%o4i] : !tgc.ptr<f32>
+    %v4 = tgc.load %s4 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o4, %v4 : !tgc.ptr<f32>, vector<8xf32>
+    %o5i = tgc.const 40 : index
+    %o5 = tgc.index %out[%o5i] : !tgc.ptr<f32>
+    %v5 = tgc.load %s5 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o5, %v5 : !tgc.ptr<f32>, vector<8xf32>
+    %o6i = tgc.const 48 : index
+    %o6 = tgc.index %out[%o6i] : !tgc.ptr<f32>
+    %v6 = tgc.load %s6 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o6, %v6 : !tgc.ptr<f32>, vector<8xf32>
+    tgc.sink
+  }
+  return %k : tensor<56xf32>
+}
+
+// A convolution fused with its max pool: the pool's taps move along the
+// same line (measured slower kept a loop).
+// CHECK-LABEL: func @one_vector_pooled(
+//   CHECK-NOT:   rolled
+//       CHECK:   return
+func.func @one_vector_pooled(%a: tensor<64xf32>, %w: tensor<64xf32>) -> tensor<56xf32> {
+  %k = tgc.kernel "r_one_vector_pooled" (%a, %w) : (tensor<64xf32>, tensor<64xf32>) -> tensor<56xf32> {
+  ^bb0(%pa: !tgc.ptr<f32>, %pw: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c0 = tgc.const 0 : index
+    %zero = tgc.const dense<0.0> : vector<8xf32>
+    %c8 = tgc.const 8 : index
+    %k2 = tgc.const 2 : index
+    %k4 = tgc.const 4 : index
+    %k6 = tgc.const 6 : index
+    %k8 = tgc.const 8 : index
+    %k10 = tgc.const 10 : index
+    %k12 = tgc.const 12 : index
+    %acc0 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s0 = tgc.index %acc0[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s0, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc1 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s1 = tgc.index %acc1[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s1, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc2 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s2 = tgc.index %acc2[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s2, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc3 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s3 = tgc.index %acc3[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s3, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc4 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s4 = tgc.index %acc4[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s4, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc5 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s5 = tgc.index %acc5[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s5, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %acc6 = tgc.define_reg 8 : !tgc.ptr<f32, reg>
+    %s6 = tgc.index %acc6[%c0] : !tgc.ptr<f32, reg>
+    tgc.store %s6, %zero : !tgc.ptr<f32, reg>, vector<8xf32>
+    %q = tgc.range 2 reduce id 2
+    %r = tgc.range 3 reduce id 1
+    %wr = tgc.mul %r, %c8 : index
+    %pw0 = tgc.index %pw[%wr] : !tgc.ptr<f32>
+    %w0 = tgc.load %pw0 : !tgc.ptr<f32> -> vector<8xf32>
+    %rq = tgc.add %r, %q : index
+    %pa0 = tgc.index %pa[%rq] : !tgc.ptr<f32>
+    %x0 = tgc.load %pa0 : !tgc.ptr<f32> -> f32
+    %b0 = tgc.vectorize %x0, %x0, %x0, %x0, %x0, %x0, %x0, %x0 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old0 = tgc.load %s0 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new0 = tgc.mulacc %b0, %w0, %old0 : vector<8xf32>
+    tgc.store %s0, %new0 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i1 = tgc.add %rq, %k2 : index
+    %pa1 = tgc.index %pa[%i1] : !tgc.ptr<f32>
+    %x1 = tgc.load %pa1 : !tgc.ptr<f32> -> f32
+    %b1 = tgc.vectorize %x1, %x1, %x1, %x1, %x1, %x1, %x1, %x1 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old1 = tgc.load %s1 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new1 = tgc.mulacc %b1, %w0, %old1 : vector<8xf32>
+    tgc.store %s1, %new1 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i2 = tgc.add %rq, %k4 : index
+    %pa2 = tgc.index %pa[%i2] : !tgc.ptr<f32>
+    %x2 = tgc.load %pa2 : !tgc.ptr<f32> -> f32
+    %b2 = tgc.vectorize %x2, %x2, %x2, %x2, %x2, %x2, %x2, %x2 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old2 = tgc.load %s2 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new2 = tgc.mulacc %b2, %w0, %old2 : vector<8xf32>
+    tgc.store %s2, %new2 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i3 = tgc.add %rq, %k6 : index
+    %pa3 = tgc.index %pa[%i3] : !tgc.ptr<f32>
+    %x3 = tgc.load %pa3 : !tgc.ptr<f32> -> f32
+    %b3 = tgc.vectorize %x3, %x3, %x3, %x3, %x3, %x3, %x3, %x3 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old3 = tgc.load %s3 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new3 = tgc.mulacc %b3, %w0, %old3 : vector<8xf32>
+    tgc.store %s3, %new3 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i4 = tgc.add %rq, %k8 : index
+    %pa4 = tgc.index %pa[%i4] : !tgc.ptr<f32>
+    %x4 = tgc.load %pa4 : !tgc.ptr<f32> -> f32
+    %b4 = tgc.vectorize %x4, %x4, %x4, %x4, %x4, %x4, %x4, %x4 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old4 = tgc.load %s4 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new4 = tgc.mulacc %b4, %w0, %old4 : vector<8xf32>
+    tgc.store %s4, %new4 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i5 = tgc.add %rq, %k10 : index
+    %pa5 = tgc.index %pa[%i5] : !tgc.ptr<f32>
+    %x5 = tgc.load %pa5 : !tgc.ptr<f32> -> f32
+    %b5 = tgc.vectorize %x5, %x5, %x5, %x5, %x5, %x5, %x5, %x5 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old5 = tgc.load %s5 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new5 = tgc.mulacc %b5, %w0, %old5 : vector<8xf32>
+    tgc.store %s5, %new5 : !tgc.ptr<f32, reg>, vector<8xf32>
+    %i6 = tgc.add %rq, %k12 : index
+    %pa6 = tgc.index %pa[%i6] : !tgc.ptr<f32>
+    %x6 = tgc.load %pa6 : !tgc.ptr<f32> -> f32
+    %b6 = tgc.vectorize %x6, %x6, %x6, %x6, %x6, %x6, %x6, %x6 : (f32, f32, f32, f32, f32, f32, f32, f32) -> vector<8xf32>
+    %old6 = tgc.load %s6 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    %new6 = tgc.mulacc %b6, %w0, %old6 : vector<8xf32>
+    tgc.store %s6, %new6 : !tgc.ptr<f32, reg>, vector<8xf32>
+    tgc.end %r
+    tgc.end %q
+    %o0i = tgc.const 0 : index
+    %o0 = tgc.index %out[%o0i] : !tgc.ptr<f32>
+    %v0 = tgc.load %s0 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o0, %v0 : !tgc.ptr<f32>, vector<8xf32>
+    %o1i = tgc.const 8 : index
+    %o1 = tgc.index %out[%o1i] : !tgc.ptr<f32>
+    %v1 = tgc.load %s1 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o1, %v1 : !tgc.ptr<f32>, vector<8xf32>
+    %o2i = tgc.const 16 : index
+    %o2 = tgc.index %out[%o2i] : !tgc.ptr<f32>
+    %v2 = tgc.load %s2 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o2, %v2 : !tgc.ptr<f32>, vector<8xf32>
+    %o3i = tgc.const 24 : index
+    %o3 = tgc.index %out[%o3i] : !tgc.ptr<f32>
+    %v3 = tgc.load %s3 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o3, %v3 : !tgc.ptr<f32>, vector<8xf32>
+    %o4i = tgc.const 32 : index
+    %o4 = tgc.index %out[%o4i] : !tgc.ptr<f32>
+    %v4 = tgc.load %s4 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o4, %v4 : !tgc.ptr<f32>, vector<8xf32>
+    %o5i = tgc.const 40 : index
+    %o5 = tgc.index %out[%o5i] : !tgc.ptr<f32>
+    %v5 = tgc.load %s5 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o5, %v5 : !tgc.ptr<f32>, vector<8xf32>
+    %o6i = tgc.const 48 : index
+    %o6 = tgc.index %out[%o6i] : !tgc.ptr<f32>
+    %v6 = tgc.load %s6 : !tgc.ptr<f32, reg> -> vector<8xf32>
+    tgc.store %o6, %v6 : !tgc.ptr<f32>, vector<8xf32>
+    tgc.sink
+  }
+  return %k : tensor<56xf32>
 }
