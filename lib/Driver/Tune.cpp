@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 using namespace llvm;
@@ -315,7 +316,8 @@ std::pair<unsigned, unsigned> countTunedKernels(ModuleOp module,
 
 LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
                                 const TuningContext &context,
-                                const TuneOptions &options) {
+                                const TuneOptions &options,
+                                const std::map<std::string, double> *modelMs) {
   auto kernels = distinctKernels(module, context);
   SmallVector<std::pair<std::string, DistinctKernel>> todo;
   for (auto &item : kernels)
@@ -345,13 +347,24 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   beam.compiler = getTuningCompiler(options.cpu);
   beam.verbose = options.verbose;
 
-  // A kernel's work counts once for every kernel of the model it stands
-  // for: ResNet-18's Winograd products, a third of its time in kernels
-  // used 3 or 4 times, were left 5 to 40 candidates when it counted once.
+  // A kernel's share is its time inside the model where that was measured:
+  // its work (kernelWork) says how often its loop bodies run, not how long
+  // each takes, and gave ResNet-18's pads and Winograd transforms, 10% of
+  // its time at 1 to 3 loads per FLOP, a few seconds beside 100 for a
+  // convolution of the same time. Either counts once for every kernel of
+  // the model it stands for: ResNet-18's Winograd products, a third of its
+  // time in kernels used 3 or 4 times, were left 5 to 40 candidates when
+  // their work counted once.
+  bool measured = modelMs && llvm::all_of(todo, [&](const auto &item) {
+                    auto it = modelMs->find(item.first);
+                    return it != modelMs->end() && it->second > 0;
+                  });
   SmallVector<double> works;
   double totalWork = 0;
   for (auto &item : todo) {
-    works.push_back(kernelWork(item.second.kernel) * item.second.uses);
+    works.push_back(measured
+                        ? modelMs->at(item.first)
+                        : kernelWork(item.second.kernel) * item.second.uses);
     totalWork += works.back();
   }
   ProgressBar bar(todo.size());
@@ -381,8 +394,14 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
     }
     workLeft -= works[index];
     if (options.verbose)
-      errs() << formatv("tgc: tune: {0}: work {1:e}, budget {2:f1} s\n",
-                        kernel.getName(), works[index], beam.budgetSeconds);
+      errs() << (measured ? formatv("tgc: tune: {0}: {1:f4} ms in the model, "
+                                    "budget {2:f1} s\n",
+                                    kernel.getName(), works[index],
+                                    beam.budgetSeconds)
+                          : formatv("tgc: tune: {0}: work {1:e}, budget "
+                                    "{2:f1} s\n",
+                                    kernel.getName(), works[index],
+                                    beam.budgetSeconds));
     bar.start(kernel.getName());
     FailureOr<BeamResult> result = searchKernel(
         kernel, beam, [&](unsigned timed, double bestMs, double heuristicMs) {
@@ -497,10 +516,29 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
   if (failed(pm.run(*module)))
     return failure();
 
-  LogicalResult tuned = tuneLoweredModule(*module, db, *tuning, chosen);
+  // The heuristic's build, timed before the search to share its budget by
+  // each kernel's time and after it to check the search's choices against.
+  std::optional<BenchProgram> heuristic;
+  std::map<std::string, double> modelMs;
+  auto [tunedKernels, distinct] = countTunedKernels(*module, db, *tuning);
+  if (tunedKernels < distinct && options.budgetSeconds > 0 &&
+      canTimeModel(chosen, "the budget is shared by each kernel's work")) {
+    FailureOr<BenchProgram> built =
+        buildHeuristicModel(context, model, chosen, printer);
+    if (failed(built))
+      return failure();
+    heuristic.emplace(std::move(*built));
+    FailureOr<std::map<std::string, double>> times =
+        timeKernelsInModel(*module, *tuning, *heuristic, chosen);
+    if (failed(times))
+      return failure();
+    modelMs = std::move(*times);
+  }
+  LogicalResult tuned = tuneLoweredModule(*module, db, *tuning, chosen,
+                                          heuristic ? &modelMs : nullptr);
   if (succeeded(tuned))
-    tuned =
-        confirmInModel(context, model, *module, db, *tuning, chosen, printer);
+    tuned = confirmInModel(context, model, *module, db, *tuning, chosen,
+                           printer, heuristic ? &*heuristic : nullptr);
   // What was found is kept even if a later kernel failed.
   if (!db.save(options.dbPath, error))
     return emitError(fileLoc(context, options.dbPath)) << error;

@@ -38,9 +38,10 @@ struct TuneOptions {
   /// Seconds one candidate may take to compile (--compile-timeout-s).
   unsigned compileTimeoutSeconds = 60;
   /// --budget-s: seconds the search of the model's kernels may take (0: no
-  /// limit), shared among them by their work (kernelWork, times the
-  /// kernels of the model that share the entry), at least 2 s each
-  /// (kernelBudgetSeconds). The starting points
+  /// limit), shared among them by their times inside the model (the
+  /// heuristic's build, timed first; where it cannot be, by their work,
+  /// kernelWork), summed over the kernels of the model that share an
+  /// entry, at least 2 s each (kernelBudgetSeconds). The starting points
   /// of every kernel are always timed, and the compiles in flight when a
   /// share ends finish, so the search can run over; the kernels after
   /// share what is left. The check inside the model comes after it.
@@ -97,10 +98,13 @@ double kernelBudgetSeconds(double budgetSeconds, double spentSeconds,
 /// Searches every kernel of `module` (at the lower stage) whose key is not
 /// in `db` yet, once per distinct kernel, and adds the results (saving
 /// `db` to `options.dbPath`, if set, after each). A progress bar on stderr
-/// counts kernels and candidates.
-LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
-                                const TuningContext &context,
-                                const TuneOptions &options);
+/// counts kernels and candidates. `modelMs`, if given, is each key's time
+/// inside the model (timeKernelsInModel): the budget is then shared by
+/// those times instead of by kernelWork.
+LogicalResult
+tuneLoweredModule(ModuleOp module, TuningDb &db, const TuningContext &context,
+                  const TuneOptions &options,
+                  const std::map<std::string, double> *modelMs = nullptr);
 
 /// How many kernels of `module` (at the lower stage) `db` has entries for,
 /// and how many distinct kernels it has.

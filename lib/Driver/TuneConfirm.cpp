@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <thread>
 
 using namespace llvm;
@@ -86,6 +87,41 @@ BenchOptions modelBenchOptions(const TuneOptions &options) {
 
 double roundMs(double ms) { return std::round(ms * 1e6) / 1e6; }
 
+StringMap<std::string> kernelKeys(ModuleOp module,
+                                  const TuningContext &tuning) {
+  StringMap<std::string> keyOfKernel;
+  std::string serialized = tuning.serialize();
+  module.walk([&](KernelOp kernel) {
+    if (kernel.isLowered())
+      keyOfKernel[kernel.getName()] =
+          makeTuningKey(hashKernel(kernel), serialized);
+  });
+  return keyOfKernel;
+}
+
+FailureOr<BenchProgram> buildHeuristicModel(MLIRContext &context,
+                                            StringRef modelPath,
+                                            const TuneOptions &options,
+                                            DiagnosticPrinter *printer) {
+  BenchOptions bench = modelBenchOptions(options);
+  bench.profile = true;
+  return buildBenchProgram(context, modelPath, bench, printer);
+}
+
+FailureOr<std::map<std::string, double>>
+timeKernelsInModel(ModuleOp module, const TuningContext &tuning,
+                   const BenchProgram &heuristic, const TuneOptions &options) {
+  FailureOr<BenchSamples> samples =
+      runBenchProgram(heuristic, kRunsPerRound, options.threads);
+  if (failed(samples))
+    return failure();
+  std::map<std::string, double> times;
+  for (const auto &[key, both] : sumModelTimesByKey(
+           kernelKeys(module, tuning), "net", samples->kernels, {}))
+    times[key] = both.heuristicMs;
+  return times;
+}
+
 bool keepsSearchChoice(const ModelTimes &times) {
   return times.tunedMs > 0 && times.tunedMs < times.heuristicMs * (1 - kMargin);
 }
@@ -107,28 +143,30 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
                              ModuleOp module, TuningDb &db,
                              const TuningContext &tuning,
                              const TuneOptions &options,
-                             DiagnosticPrinter *printer) {
-  StringMap<std::string> keyOfKernel;
-  std::string serialized = tuning.serialize();
-  module.walk([&](KernelOp kernel) {
-    if (kernel.isLowered())
-      keyOfKernel[kernel.getName()] =
-          makeTuningKey(hashKernel(kernel), serialized);
-  });
+                             DiagnosticPrinter *printer,
+                             const BenchProgram *heuristic) {
+  StringMap<std::string> keyOfKernel = kernelKeys(module, tuning);
   SmallVector<TuningEntry *> entries = unconfirmedEntries(db, keyOfKernel);
   if (entries.empty())
     return success();
   if (!canTimeModel(options, "the choices are not checked inside the model"))
     return success();
 
+  std::optional<BenchProgram> built;
+  if (!heuristic) {
+    FailureOr<BenchProgram> program =
+        buildHeuristicModel(context, modelPath, options, printer);
+    if (failed(program))
+      return failure();
+    built.emplace(std::move(*program));
+    heuristic = &*built;
+  }
   BenchOptions bench = modelBenchOptions(options);
   bench.profile = true;
-  FailureOr<BenchProgram> heuristic =
-      buildBenchProgram(context, modelPath, bench, printer);
   bench.kernels.tuningDb = options.dbPath;
   FailureOr<BenchProgram> tuned =
       buildBenchProgram(context, modelPath, bench, printer);
-  if (failed(heuristic) || failed(tuned))
+  if (failed(tuned))
     return failure();
 
   // Each kernel's lowest round median, build by build, at each thread

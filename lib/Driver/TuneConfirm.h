@@ -77,6 +77,25 @@ BenchOptions modelBenchOptions(const TuneOptions &options);
 /// a round trip.
 double roundMs(double ms);
 
+/// The database key of each lowered kernel of `module`, by kernel name.
+llvm::StringMap<std::string> kernelKeys(ModuleOp module,
+                                        const TuningContext &tuning);
+
+/// The model built with the heuristic's actions and a profile, as
+/// `options` tune it.
+FailureOr<BenchProgram> buildHeuristicModel(MLIRContext &context,
+                                            llvm::StringRef modelPath,
+                                            const TuneOptions &options,
+                                            DiagnosticPrinter *printer);
+
+/// The time inside `heuristic` (built by buildHeuristicModel from the
+/// model lowered into `module`) of each database key: one round of runs on
+/// the search's thread count, each kernel's median summed over the kernels
+/// that share its key.
+FailureOr<std::map<std::string, double>>
+timeKernelsInModel(ModuleOp module, const TuningContext &tuning,
+                   const BenchProgram &heuristic, const TuneOptions &options);
+
 /// Builds the model at `modelPath` (lowered into `module`) with and without
 /// the database's entries, times both inside the model in turns at each of
 /// confirmThreadCounts, and gives every entry of `db` still unconfirmed
@@ -84,12 +103,14 @@ double roundMs(double ms);
 /// the search's count), and the heuristic's actions back unless
 /// keepsSearchChoice there and not slowsSearchChoice at the other count.
 /// Skipped (with a note) for another CPU than this one and for inputs of
-/// dynamic shape without --input files.
+/// dynamic shape without --input files. `heuristic`, if given, is the
+/// heuristic's build (buildHeuristicModel), else it is built here.
 LogicalResult confirmInModel(MLIRContext &context, llvm::StringRef modelPath,
                              ModuleOp module, TuningDb &db,
                              const TuningContext &tuning,
                              const TuneOptions &options,
-                             DiagnosticPrinter *printer);
+                             DiagnosticPrinter *printer,
+                             const BenchProgram *heuristic = nullptr);
 
 } // namespace mlir::tgc
 

@@ -166,15 +166,20 @@ def db_compile(env):
 
 def cold_budget(env):
     """--cold times with cold caches; --budget-s (the model's, shared among
-    its kernels) stops a kernel's search after its starting points (the
-    heuristic's actions and their prefixes, then at most the alternating
-    re-timing)."""
+    its kernels by their times inside it) stops a kernel's search after its
+    starting points (the heuristic's actions and their prefixes, then at
+    most the alternating re-timing)."""
     db = env.path("cold.json")
     _, _, stderr = env.tgc_cmd("tune", env.model("mlp"), "-o", db, "--cold",
                                "--budget-s", "0.001", *TINY, "-v")
     check(len(re.findall(r"time budget of [0-9.]+ s spent after 0 rounds",
                          stderr)) == 3,
           "the budget did not stop the rounds:\n" + stderr)
+    # Shared by each kernel's time inside the model, the heuristic's build
+    # timed before the search.
+    check(len(re.findall(r": [0-9.]+ ms in the model, budget [0-9.]+ s",
+                         stderr)) == 3,
+          "the budget was not shared by the kernels' times:\n" + stderr)
     with open(db) as f:
         entries = json.load(f)["entries"]
     check(len(entries) == 3, "expected 3 entries, got %d" % len(entries))

@@ -289,7 +289,8 @@ void addTune(CLI::App &app, Arguments &args) {
       ->check(kNonNegative);
   cmd->add_option("--budget-s", args.tune.budgetSeconds,
                   "seconds for the model's search, shared among its kernels "
-                  "by their work, at least 2 s each: no compile starts "
+                  "by their times inside it (the heuristic's build, timed "
+                  "first), at least 2 s each: no compile starts "
                   "after a kernel's share, and what one runs over comes off "
                   "the kernels after it (default 360, 0: no limit)")
       ->check(kNonNegative);
