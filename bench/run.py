@@ -682,10 +682,12 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   `bench/run.py --tune` tunes every model first and adds a "tgc tuned"
   column. The model has one time budget (`tgc tune --budget-s`, default
   360 s; ResNet-18 tunes in about 7 minutes on 2 cores, the check inside
-  the model included), shared among its kernels by their work (how often
-  their loop bodies run, times the kernels of the model that share the
-  entry), so no candidate is built once a kernel's share is spent; a
-  kernel that runs over its share leaves less to the kernels after it.
+  the model included), shared among its kernels by their times inside the
+  model (built with the heuristic's actions and timed before the search,
+  each entry's time summed over the kernels that share it; by how often
+  their loop bodies run where the model cannot be timed here), so no
+  candidate is built once a kernel's share is spent; a kernel that runs
+  over its share leaves less to the kernels after it.
   A round builds its candidates as compilers free up, taking each kind of
   action on each axis once before any a second time, so a round the
   budget cuts short has tried a bit of everything.
