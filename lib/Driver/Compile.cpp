@@ -197,13 +197,16 @@ LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
   const TuningContext &context = tuning.context;
   std::string error;
   std::string path = options.kernels.tuningDb;
+  std::vector<KeyedKernel> kernels;
+  if (options.beam > 0 || options.verbose)
+    kernels = keyKernels(module, context);
   if (options.beam > 0) {
     TuneOptions tune;
     tune.beam = options.beam;
     tune.cpu = options.cpu;
     tune.verbose = options.verbose;
     tune.dbPath = options.kernels.tuningDb;
-    LogicalResult tuned = tuneLoweredModule(module, db, context, tune);
+    LogicalResult tuned = tuneLoweredModule(module, kernels, db, context, tune);
     if (path.empty()) {
       Expected<ScratchDir> dir = ScratchDir::create("tgc-tuning");
       if (!dir)
@@ -217,10 +220,10 @@ LogicalResult prepareTuning(ModuleOp module, const CompileOptions &options,
       return failure();
   }
   if (options.verbose) {
-    auto [found, kernels] = countTunedKernels(module, db, context);
+    auto [found, distinct] = countTunedKernels(kernels, db);
     errs() << formatv("tgc: tuning db: {0} of {1} distinct kernels have "
                       "entries\n",
-                      found, kernels);
+                      found, distinct);
   }
   pipeline.tuningDb = path;
   pipeline.tuningContext = context.serialize();

@@ -175,17 +175,12 @@ struct DistinctKernel {
 using KernelsByKey =
     MapVector<std::string, DistinctKernel, std::map<std::string, unsigned>>;
 
-/// The kernels of `module` to tune, one per key, in program order.
-KernelsByKey distinctKernels(ModuleOp module, const TuningContext &context) {
+/// The kernels to tune, one per key, in program order.
+KernelsByKey distinctKernels(ArrayRef<KeyedKernel> keyed) {
   KernelsByKey kernels;
-  std::string serialized = context.serialize();
-  module.walk([&](KernelOp kernel) {
-    if (!kernel.isLowered())
-      return;
-    std::string hash = hashKernel(kernel);
-    std::string key = makeTuningKey(hash, serialized);
-    ++kernels.insert({key, {kernel, hash}}).first->second.uses;
-  });
+  for (const KeyedKernel &kernel : keyed)
+    ++kernels.insert({kernel.key, {kernel.kernel, kernel.hash}})
+          .first->second.uses;
   return kernels;
 }
 
@@ -194,24 +189,18 @@ KernelsByKey distinctKernels(ModuleOp module, const TuningContext &context) {
 /// heuristic's actions and with the tuned ones, if a kernel inside the
 /// model took what it took alone. Compared with `tgc bench --threads 1`,
 /// it says how well the timing in the search predicts the model.
-void printModelEstimate(ModuleOp module, const TuningDb &db,
-                        const TuningContext &context) {
-  std::string serialized = context.serialize();
+void printModelEstimate(ArrayRef<KeyedKernel> keyed, const TuningDb &db) {
   double heuristicMs = 0, bestMs = 0;
-  unsigned kernels = 0, missing = 0;
-  module.walk([&](KernelOp kernel) {
-    if (!kernel.isLowered())
-      return;
-    ++kernels;
-    const TuningEntry *entry =
-        db.lookup(makeTuningKey(hashKernel(kernel), serialized));
+  unsigned kernels = keyed.size(), missing = 0;
+  for (const KeyedKernel &kernel : keyed) {
+    const TuningEntry *entry = db.lookup(kernel.key);
     if (!entry || entry->heuristicMs <= 0 || entry->bestMs <= 0) {
       ++missing;
-      return;
+      continue;
     }
     heuristicMs += entry->heuristicMs;
     bestMs += entry->bestMs;
-  });
+  }
   if (kernels == missing)
     return;
   errs() << formatv("tgc: tune: the model's {0} kernels timed alone add up "
@@ -304,21 +293,34 @@ FailureOr<TuningContext> getTuningContext(Location loc, StringRef cpu,
   return context;
 }
 
-std::pair<unsigned, unsigned> countTunedKernels(ModuleOp module,
-                                                const TuningDb &db,
-                                                const TuningContext &context) {
-  auto kernels = distinctKernels(module, context);
+std::vector<KeyedKernel> keyKernels(ModuleOp module,
+                                    const TuningContext &context) {
+  std::vector<KeyedKernel> kernels;
+  std::string serialized = context.serialize();
+  module.walk([&](KernelOp kernel) {
+    if (!kernel.isLowered())
+      return;
+    std::string hash = hashKernel(kernel);
+    std::string key = makeTuningKey(hash, serialized);
+    kernels.push_back({kernel, std::move(hash), std::move(key)});
+  });
+  return kernels;
+}
+
+std::pair<unsigned, unsigned> countTunedKernels(ArrayRef<KeyedKernel> keyed,
+                                                const TuningDb &db) {
+  auto kernels = distinctKernels(keyed);
   unsigned found = count_if(kernels, [&](const auto &item) {
     return db.lookup(item.first) != nullptr;
   });
   return {found, (unsigned)kernels.size()};
 }
 
-LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
-                                const TuningContext &context,
+LogicalResult tuneLoweredModule(ModuleOp module, ArrayRef<KeyedKernel> keyed,
+                                TuningDb &db, const TuningContext &context,
                                 const TuneOptions &options,
                                 const std::map<std::string, double> *modelMs) {
-  auto kernels = distinctKernels(module, context);
+  auto kernels = distinctKernels(keyed);
   SmallVector<std::pair<std::string, DistinctKernel>> todo;
   for (auto &item : kernels)
     if (!db.lookup(item.first))
@@ -327,7 +329,7 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
                     "database, {2} to search\n",
                     kernels.size(), kernels.size() - todo.size(), todo.size());
   if (todo.empty()) {
-    printModelEstimate(module, db, context);
+    printModelEstimate(keyed, db);
     return success();
   }
 
@@ -428,10 +430,8 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
     entry.searchActions = entry.actions;
     for (const OptAction &action : result->heuristic)
       entry.heuristicActions.push_back(toString(action));
-    // Rounded so that a database reads the same after a round trip.
-    auto round = [](double ms) { return std::round(ms * 1e6) / 1e6; };
-    entry.heuristicMs = round(result->heuristicMs);
-    entry.bestMs = round(result->bestMs);
+    entry.heuristicMs = roundMs(result->heuristicMs);
+    entry.bestMs = roundMs(result->bestMs);
     entry.threads = beam.threads;
     entry.beam = beam.beam;
     entry.candidates = result->candidates;
@@ -445,7 +445,7 @@ LogicalResult tuneLoweredModule(ModuleOp module, TuningDb &db,
   errs() << formatv("tgc: tune: {0:f1} s building candidates, {1:f1} s "
                     "compiling, {2:f1} s timing\n",
                     prepareSeconds, compileSeconds, timeSeconds);
-  printModelEstimate(module, db, context);
+  printModelEstimate(keyed, db);
   return success();
 }
 
@@ -520,7 +520,9 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
   // each kernel's time and after it to check the search's choices against.
   std::optional<BenchProgram> heuristic;
   std::map<std::string, double> modelMs;
-  auto [tunedKernels, distinct] = countTunedKernels(*module, db, *tuning);
+  std::vector<KeyedKernel> kernels = keyKernels(*module, *tuning);
+  StringMap<std::string> keyOfKernel = kernelKeys(kernels);
+  auto [tunedKernels, distinct] = countTunedKernels(kernels, db);
   if (tunedKernels < distinct && options.budgetSeconds > 0 &&
       canTimeModel(chosen, "the budget is shared by each kernel's work")) {
     FailureOr<BenchProgram> built =
@@ -529,16 +531,16 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
       return failure();
     heuristic.emplace(std::move(*built));
     FailureOr<std::map<std::string, double>> times =
-        timeKernelsInModel(*module, *tuning, *heuristic, chosen);
+        timeKernelsInModel(keyOfKernel, *heuristic, chosen);
     if (failed(times))
       return failure();
     modelMs = std::move(*times);
   }
-  LogicalResult tuned = tuneLoweredModule(*module, db, *tuning, chosen,
+  LogicalResult tuned = tuneLoweredModule(*module, kernels, db, *tuning, chosen,
                                           heuristic ? &modelMs : nullptr);
   if (succeeded(tuned))
-    tuned = confirmInModel(context, model, *module, db, *tuning, chosen,
-                           printer, heuristic ? &*heuristic : nullptr);
+    tuned = confirmInModel(context, model, keyOfKernel, db, chosen, printer,
+                           heuristic ? &*heuristic : nullptr);
   // What was found is kept even if a later kernel failed.
   if (!db.save(options.dbPath, error))
     return emitError(fileLoc(context, options.dbPath)) << error;

@@ -95,22 +95,34 @@ double kernelBudgetSeconds(double budgetSeconds, double spentSeconds,
                            double work, double workLeft,
                            unsigned kernelsAfter = 0);
 
-/// Searches every kernel of `module` (at the lower stage) whose key is not
+/// A lowered kernel with its hash and its key in a tuning database.
+struct KeyedKernel {
+  KernelOp kernel;
+  std::string hash, key;
+};
+
+/// Every lowered kernel of `module` (at the lower stage) keyed for
+/// `context`, in program order. Hashing prints each kernel, so a tune keys
+/// its module once and hands the list to every step after.
+std::vector<KeyedKernel> keyKernels(ModuleOp module,
+                                    const TuningContext &context);
+
+/// Searches every kernel of `kernels` (of `module`) whose key is not
 /// in `db` yet, once per distinct kernel, and adds the results (saving
 /// `db` to `options.dbPath`, if set, after each). A progress bar on stderr
 /// counts kernels and candidates. `modelMs`, if given, is each key's time
 /// inside the model (timeKernelsInModel): the budget is then shared by
 /// those times instead of by kernelWork.
 LogicalResult
-tuneLoweredModule(ModuleOp module, TuningDb &db, const TuningContext &context,
+tuneLoweredModule(ModuleOp module, llvm::ArrayRef<KeyedKernel> kernels,
+                  TuningDb &db, const TuningContext &context,
                   const TuneOptions &options,
                   const std::map<std::string, double> *modelMs = nullptr);
 
-/// How many kernels of `module` (at the lower stage) `db` has entries for,
-/// and how many distinct kernels it has.
-std::pair<unsigned, unsigned> countTunedKernels(ModuleOp module,
-                                                const TuningDb &db,
-                                                const TuningContext &context);
+/// How many distinct keys of `kernels` `db` has entries for, and how many
+/// distinct keys there are.
+std::pair<unsigned, unsigned>
+countTunedKernels(llvm::ArrayRef<KeyedKernel> kernels, const TuningDb &db);
 
 /// `tgc tune MODEL -o DB`: loads the database (if it exists), tunes the
 /// model's kernels it lacks and writes it back.

@@ -87,15 +87,12 @@ BenchOptions modelBenchOptions(const TuneOptions &options) {
 
 double roundMs(double ms) { return std::round(ms * 1e6) / 1e6; }
 
-StringMap<std::string> kernelKeys(ModuleOp module,
-                                  const TuningContext &tuning) {
+StringMap<std::string> kernelKeys(ArrayRef<KeyedKernel> kernels) {
   StringMap<std::string> keyOfKernel;
-  std::string serialized = tuning.serialize();
-  module.walk([&](KernelOp kernel) {
-    if (kernel.isLowered())
-      keyOfKernel[kernel.getName()] =
-          makeTuningKey(hashKernel(kernel), serialized);
-  });
+  for (const KeyedKernel &keyed : kernels) {
+    KernelOp kernel = keyed.kernel;
+    keyOfKernel[kernel.getName()] = keyed.key;
+  }
   return keyOfKernel;
 }
 
@@ -109,15 +106,15 @@ FailureOr<BenchProgram> buildHeuristicModel(MLIRContext &context,
 }
 
 FailureOr<std::map<std::string, double>>
-timeKernelsInModel(ModuleOp module, const TuningContext &tuning,
+timeKernelsInModel(const StringMap<std::string> &keyOfKernel,
                    const BenchProgram &heuristic, const TuneOptions &options) {
   FailureOr<BenchSamples> samples =
       runBenchProgram(heuristic, kRunsPerRound, options.threads);
   if (failed(samples))
     return failure();
   std::map<std::string, double> times;
-  for (const auto &[key, both] : sumModelTimesByKey(
-           kernelKeys(module, tuning), "net", samples->kernels, {}))
+  for (const auto &[key, both] :
+       sumModelTimesByKey(keyOfKernel, "net", samples->kernels, {}))
     times[key] = both.heuristicMs;
   return times;
 }
@@ -140,12 +137,10 @@ SmallVector<unsigned> confirmThreadCounts(unsigned searched, unsigned cpus) {
 }
 
 LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
-                             ModuleOp module, TuningDb &db,
-                             const TuningContext &tuning,
-                             const TuneOptions &options,
+                             const StringMap<std::string> &keyOfKernel,
+                             TuningDb &db, const TuneOptions &options,
                              DiagnosticPrinter *printer,
                              const BenchProgram *heuristic) {
-  StringMap<std::string> keyOfKernel = kernelKeys(module, tuning);
   SmallVector<TuningEntry *> entries = unconfirmedEntries(db, keyOfKernel);
   if (entries.empty())
     return success();

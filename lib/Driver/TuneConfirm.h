@@ -77,9 +77,8 @@ BenchOptions modelBenchOptions(const TuneOptions &options);
 /// a round trip.
 double roundMs(double ms);
 
-/// The database key of each lowered kernel of `module`, by kernel name.
-llvm::StringMap<std::string> kernelKeys(ModuleOp module,
-                                        const TuningContext &tuning);
+/// The database key of each of `kernels` by kernel name.
+llvm::StringMap<std::string> kernelKeys(llvm::ArrayRef<KeyedKernel> kernels);
 
 /// The model built with the heuristic's actions and a profile, as
 /// `options` tune it.
@@ -93,7 +92,7 @@ FailureOr<BenchProgram> buildHeuristicModel(MLIRContext &context,
 /// the search's thread count, each kernel's median summed over the kernels
 /// that share its key.
 FailureOr<std::map<std::string, double>>
-timeKernelsInModel(ModuleOp module, const TuningContext &tuning,
+timeKernelsInModel(const llvm::StringMap<std::string> &keyOfKernel,
                    const BenchProgram &heuristic, const TuneOptions &options);
 
 /// Builds the model at `modelPath` (lowered into `module`) with and without
@@ -106,9 +105,8 @@ timeKernelsInModel(ModuleOp module, const TuningContext &tuning,
 /// dynamic shape without --input files. `heuristic`, if given, is the
 /// heuristic's build (buildHeuristicModel), else it is built here.
 LogicalResult confirmInModel(MLIRContext &context, llvm::StringRef modelPath,
-                             ModuleOp module, TuningDb &db,
-                             const TuningContext &tuning,
-                             const TuneOptions &options,
+                             const llvm::StringMap<std::string> &keyOfKernel,
+                             TuningDb &db, const TuneOptions &options,
                              DiagnosticPrinter *printer,
                              const BenchProgram *heuristic = nullptr);
 
