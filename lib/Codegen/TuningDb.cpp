@@ -10,6 +10,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -249,6 +250,37 @@ std::string mlir::tgc::hashKernel(KernelOp kernel) {
   return sha256Hex(text);
 }
 
+namespace {
+
+/// `text` with the name of every `dense_resource<NAME>` replaced by its
+/// number in order of first use. A blob's name is unique in its context:
+/// MLIR appends a counter to a name taken, so the same graph decomposed
+/// twice in one context (TuneGraph's auto and always) names its
+/// transformed weights apart (`w_winograd`, `w_winograd_1`) and would hash
+/// apart.
+std::string numberResources(StringRef text) {
+  static constexpr StringLiteral kOpen = "dense_resource<";
+  llvm::StringMap<unsigned> numbers;
+  std::string out;
+  out.reserve(text.size());
+  while (true) {
+    size_t at = text.find(kOpen);
+    size_t end = at == StringRef::npos ? at : text.find('>', at);
+    if (end == StringRef::npos) {
+      out += text;
+      return out;
+    }
+    size_t nameStart = at + kOpen.size();
+    StringRef name = text.slice(nameStart, end);
+    unsigned number = numbers.try_emplace(name, numbers.size()).first->second;
+    out += text.take_front(nameStart);
+    out += "#" + std::to_string(number);
+    text = text.drop_front(end);
+  }
+}
+
+} // namespace
+
 std::string mlir::tgc::hashModelGraph(ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -263,7 +295,7 @@ std::string mlir::tgc::hashModelGraph(ModuleOp module) {
     op.print(os, flags);
     os << "\n";
   }
-  return sha256Hex(text);
+  return sha256Hex(numberResources(text));
 }
 
 std::string mlir::tgc::makeGraphChoiceKey(llvm::StringRef modelHash,

@@ -133,9 +133,10 @@ struct GraphChoice {
 
 /// SHA-256, in hex, of a model's graph as imported: its ops printed
 /// without locations, constants of more than 16 elements elided, and
-/// without the module's attributes (which name its file). Models that
-/// differ only in the values of their weights or where their file is hash
-/// alike.
+/// without the module's attributes (which name its file), and blobs known
+/// by their order of first use rather than their names. Models that
+/// differ only in the values or names of their weights or where their
+/// file is hash alike.
 std::string hashModelGraph(mlir::ModuleOp module);
 
 /// The database key of graph choice `option` for a model of hash

@@ -122,6 +122,8 @@ tuneWinogradChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
     return failure();
   if (*autoHash == *alwaysHash) {
     // Nothing to choose: recorded, so that a later tune need not decompose.
+    errs() << "tgc: tune: --winograd always makes the graph auto makes: "
+              "auto, untimed\n";
     db.insertGraphChoice(std::move(choice));
     return std::string("auto");
   }

@@ -400,6 +400,22 @@ def graph_choice(env):
     check(len(choices) == 1 and choices[0]["value"] == "auto" and
           not choices[0]["model_ms"] and choices[0]["model"] ==
           "mlp/model.onnx", "the MLP's graph choice: %s" % choices)
+    check("--winograd always makes the graph auto makes" in stderr,
+          "the MLP's tune did not say why nothing was timed:\n" + stderr)
+
+    # A convolution auto's rule takes already: always makes the same graph,
+    # though its transformed weight gets a name of its own (the context
+    # has auto's already), so nothing is built or timed either.
+    conv64 = conv_model(env, "conv64", 64, 12, seed=3)
+    conv64_db = env.path("conv64.json")
+    _, _, stderr = env.tgc_cmd("tune", conv64, "-o", conv64_db, *TINY)
+    check("the model takes" not in stderr and
+          "--winograd always makes the graph auto makes" in stderr,
+          "conv64 was timed both ways:\n" + stderr)
+    with open(conv64_db) as f:
+        choices = json.load(f)["graph_choices"]
+    check(len(choices) == 1 and choices[0]["value"] == "auto" and
+          not choices[0]["model_ms"], "conv64's graph choice: %s" % choices)
     env.check_no_scratch_left()
 
 

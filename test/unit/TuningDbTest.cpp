@@ -341,4 +341,39 @@ TEST_CASE("a model's graph hash sees ops and shapes, not weight values",
            "  return %c : tensor<64xf32>\n}\n";
   };
   CHECK(hashOfModel(withWeights(7)) == hashOfModel(withWeights(9)));
+
+  // Blobs are known by their order of use, not their names: a graph
+  // decomposed twice in one context names its new weights apart (MLIR
+  // appends a counter), and must hash alike.
+  auto withBlobs = [](const std::string &first, const std::string &second) {
+    std::string blob = "\"0x04000000" + std::string(8 * 4, '0') + "\"";
+    return "func.func @f() -> (tensor<2x2xf32>, tensor<4xf32>) {\n"
+           "  %a = tgc.const dense_resource<" +
+           first +
+           "> : tensor<2x2xf32>\n"
+           "  %b = tgc.const dense_resource<" +
+           second +
+           "> : tensor<4xf32>\n"
+           "  return %a, %b : tensor<2x2xf32>, tensor<4xf32>\n}\n"
+           "{-#\n  dialect_resources: {\n    builtin: {\n      " +
+           first + ": " + blob + ",\n      " + second + ": " + blob +
+           "\n    }\n  }\n#-}\n";
+  };
+  std::string named = hashOfModel(withBlobs("w_winograd", "v"));
+  CHECK(hashOfModel(withBlobs("w_winograd_1", "v_1")) == named);
+  CHECK(hashOfModel(withBlobs("v", "w_winograd")) == named);
+  // A name used twice is one blob: not the graph of two.
+  auto twice = [](const std::string &second) {
+    std::string blob = "\"0x04000000" + std::string(8 * 4, '0') + "\"";
+    return "func.func @f() -> (tensor<4xf32>, tensor<4xf32>) {\n"
+           "  %a = tgc.const dense_resource<w> : tensor<4xf32>\n"
+           "  %b = tgc.const dense_resource<" +
+           second +
+           "> : tensor<4xf32>\n"
+           "  return %a, %b : tensor<4xf32>, tensor<4xf32>\n}\n"
+           "{-#\n  dialect_resources: {\n    builtin: {\n      w: " +
+           blob + (second == "w" ? "" : ",\n      " + second + ": " + blob) +
+           "\n    }\n  }\n#-}\n";
+  };
+  CHECK(hashOfModel(twice("w")) != hashOfModel(twice("v")));
 }
