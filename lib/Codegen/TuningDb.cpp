@@ -105,7 +105,11 @@ Json toJson(const TuningEntry &entry) {
               {"model_tuned_ms", entry.modelTunedMs},
               {"model_other_threads", entry.modelOtherThreads},
               {"model_other_heuristic_ms", entry.modelOtherHeuristicMs},
-              {"model_other_tuned_ms", entry.modelOtherTunedMs}};
+              {"model_other_tuned_ms", entry.modelOtherTunedMs},
+              {"model_shift", entry.modelShift},
+              {"model_margin", entry.modelMargin},
+              {"model_other_shift", entry.modelOtherShift},
+              {"model_other_margin", entry.modelOtherMargin}};
 }
 
 /// Reads entry `index` of the file; false with `error` set if a field is
@@ -153,7 +157,11 @@ bool fromJson(const Json &json, size_t index, TuningEntry &entry,
       !getNumber("model_tuned_ms", entry.modelTunedMs) ||
       !getNumber("model_other_threads", entry.modelOtherThreads) ||
       !getNumber("model_other_heuristic_ms", entry.modelOtherHeuristicMs) ||
-      !getNumber("model_other_tuned_ms", entry.modelOtherTunedMs))
+      !getNumber("model_other_tuned_ms", entry.modelOtherTunedMs) ||
+      !getNumber("model_shift", entry.modelShift) ||
+      !getNumber("model_margin", entry.modelMargin) ||
+      !getNumber("model_other_shift", entry.modelOtherShift) ||
+      !getNumber("model_other_margin", entry.modelOtherMargin))
     return false;
   // Written since the search's choice is confirmed inside the model.
   if (json.contains("search_actions") &&

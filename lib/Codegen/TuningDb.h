@@ -74,6 +74,10 @@ std::string hashKernel(KernelOp kernel);
 std::string makeTuningKey(llvm::StringRef kernelHash,
                           llvm::StringRef serializedContext);
 
+/// The least a kernel must gain or lose inside the model to count: the
+/// noise between two builds of the same kernels on a quiet host.
+constexpr double kModelTimingMargin = 0.02;
+
 struct TuningEntry {
   std::string key;
   /// The kernel's name in the model it was tuned on (for reports).
@@ -108,6 +112,13 @@ struct TuningEntry {
   unsigned modelOtherThreads = 0;
   double modelOtherHeuristicMs = 0;
   double modelOtherTunedMs = 0;
+  /// What the times were judged against, at each count: how the tuned
+  /// build ran the kernels both builds share unchanged, as a factor of the
+  /// heuristic's build (their median), and the spread about it that a
+  /// choice had to clear (TuneConfirm's sharedKernelNoise). A database
+  /// from before they were recorded reads as 1 and kModelTimingMargin.
+  double modelShift = 1, modelMargin = kModelTimingMargin;
+  double modelOtherShift = 1, modelOtherMargin = kModelTimingMargin;
 };
 
 /// A choice for the whole model that changes its graph rather than one

@@ -585,21 +585,25 @@ LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
       // Why a choice went: not faster where it was searched, or slower at
       // the other thread count.
       bool faster =
-          keepsSearchChoice({entry.modelHeuristicMs, entry.modelTunedMs});
-      auto verdict = [&](bool lost, const char *why) {
+          keepsSearchChoice({entry.modelHeuristicMs, entry.modelTunedMs},
+                            {entry.modelShift, entry.modelMargin});
+      auto verdict = [&](bool lost, const std::string &why) {
         return !dropped ? std::string("kept")
                : lost ? formatv("{0}: the heuristic's actions apply", why).str()
                       : std::string();
       };
       row("  inside the model", entry.modelHeuristicMs, entry.modelTunedMs,
-          verdict(!faster, "not faster there"));
+          verdict(!faster, formatv("not faster there by the noise ({0:f1}%)",
+                                   entry.modelMargin * 100)));
       if (entry.modelOtherThreads)
         row(formatv("  on {0} thread{1}", entry.modelOtherThreads,
                     entry.modelOtherThreads == 1 ? "" : "s"),
             entry.modelOtherHeuristicMs, entry.modelOtherTunedMs,
-            verdict(slowsSearchChoice({entry.modelOtherHeuristicMs,
-                                       entry.modelOtherTunedMs}),
-                    "slower there"));
+            verdict(slowsSearchChoice(
+                        {entry.modelOtherHeuristicMs, entry.modelOtherTunedMs},
+                        {entry.modelOtherShift, entry.modelOtherMargin}),
+                    formatv("slower there by the noise ({0:f1}%)",
+                            entry.modelOtherMargin * 100)));
     }
     if (speedup > 0) {
       logSum += std::log(speedup);

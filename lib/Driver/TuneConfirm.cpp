@@ -21,8 +21,17 @@ namespace {
 
 /// Runs of a build per round.
 constexpr unsigned kRunsPerRound = 20;
-/// How much faster inside the model a search's choice must be to stay.
-constexpr double kMargin = 0.02;
+/// The most a BuildNoise margin asks: past it, the timing says nothing.
+constexpr double kMaxMargin = 0.15;
+/// Fewer shared keys than this say nothing about the noise.
+constexpr size_t kMinSharedKeys = 5;
+
+/// The median of `values` (not empty), which it sorts.
+double medianOf(SmallVectorImpl<double> &values) {
+  llvm::sort(values);
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
 
 /// The entries this model's check concerns: in the model, not yet measured
 /// inside it, and with other actions than the heuristic's.
@@ -119,13 +128,35 @@ timeKernelsInModel(const StringMap<std::string> &keyOfKernel,
   return times;
 }
 
-bool keepsSearchChoice(const ModelTimes &times) {
-  return times.tunedMs > 0 && times.tunedMs < times.heuristicMs * (1 - kMargin);
+BuildNoise sharedKernelNoise(const std::map<std::string, ModelTimes> &times,
+                             function_ref<bool(StringRef)> changed) {
+  SmallVector<double> logRatios;
+  for (const auto &[key, both] : times)
+    if (!changed(key) && both.heuristicMs > 0 && both.tunedMs > 0)
+      logRatios.push_back(std::log(both.tunedMs / both.heuristicMs));
+  BuildNoise noise;
+  if (logRatios.size() < kMinSharedKeys)
+    return noise;
+  double center = medianOf(logRatios);
+  SmallVector<double> apart;
+  for (double logRatio : logRatios)
+    apart.push_back(std::abs(logRatio - center));
+  llvm::sort(apart);
+  double percentile80 = apart[(apart.size() * 4 - 1) / 5];
+  noise.shift = std::exp(center);
+  noise.margin =
+      std::clamp(std::exp(percentile80) - 1, kModelTimingMargin, kMaxMargin);
+  return noise;
 }
 
-bool slowsSearchChoice(const ModelTimes &times) {
+bool keepsSearchChoice(const ModelTimes &times, const BuildNoise &noise) {
+  return times.tunedMs > 0 &&
+         times.tunedMs / noise.shift < times.heuristicMs * (1 - noise.margin);
+}
+
+bool slowsSearchChoice(const ModelTimes &times, const BuildNoise &noise) {
   return times.tunedMs <= 0 ||
-         times.tunedMs > times.heuristicMs * (1 + kMargin);
+         times.tunedMs / noise.shift > times.heuristicMs * (1 + noise.margin);
 }
 
 SmallVector<unsigned> confirmThreadCounts(unsigned searched, unsigned cpus) {
@@ -190,6 +221,23 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
         sumModelTimesByKey(keyOfKernel, "net", best[0], best[1]));
   }
 
+  // What a choice is read against at each count: this very timing's
+  // noise on the kernels both builds run unchanged.
+  auto changed = [&](StringRef key) {
+    const TuningEntry *entry = db.lookup(key);
+    return entry && entry->actions != entry->heuristicActions;
+  };
+  SmallVector<BuildNoise> noises;
+  for (auto [threads, times] : llvm::zip(threadCounts, timesByThreads)) {
+    noises.push_back(sharedKernelNoise(times, changed));
+    errs() << formatv("tgc: tune: on {0} thread{1}, the kernels both builds "
+                      "run unchanged took {2:f3}x as long in the tuned one "
+                      "(median), {3:f1}% either side (80th percentile): "
+                      "a choice must beat that\n",
+                      threads, threads == 1 ? "" : "s", noises.back().shift,
+                      noises.back().margin * 100);
+  }
+
   unsigned kept = 0;
   double before = 0, after = 0;
   for (TuningEntry *entry : entries) {
@@ -198,6 +246,8 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
       continue;
     entry->modelHeuristicMs = roundMs(it->second.heuristicMs);
     entry->modelTunedMs = roundMs(it->second.tunedMs);
+    entry->modelShift = roundMs(noises[0].shift);
+    entry->modelMargin = roundMs(noises[0].margin);
     before += it->second.heuristicMs;
     // Faster where it was searched, and no slower at the other count.
     bool slower = false;
@@ -205,7 +255,9 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
     if (threadCounts.size() > 1)
       if (auto found = timesByThreads[1].find(entry->key);
           found != timesByThreads[1].end()) {
-        slower = slowsSearchChoice(found->second);
+        slower = slowsSearchChoice(found->second, noises[1]);
+        entry->modelOtherShift = roundMs(noises[1].shift);
+        entry->modelOtherMargin = roundMs(noises[1].margin);
         entry->modelOtherThreads = threadCounts[1];
         entry->modelOtherHeuristicMs = roundMs(found->second.heuristicMs);
         entry->modelOtherTunedMs = roundMs(found->second.tunedMs);
@@ -213,7 +265,7 @@ LogicalResult confirmInModel(MLIRContext &context, StringRef modelPath,
                         threadCounts[1], threadCounts[1] == 1 ? "" : "s",
                         found->second.heuristicMs, found->second.tunedMs);
       }
-    bool keep = keepsSearchChoice(it->second) && !slower;
+    bool keep = keepsSearchChoice(it->second, noises[0]) && !slower;
     if (keep) {
       ++kept;
       after += it->second.tunedMs;

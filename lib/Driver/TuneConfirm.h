@@ -42,14 +42,37 @@ sumModelTimesByKey(const llvm::StringMap<std::string> &keyOfKernel,
                    llvm::StringRef prefix, llvm::ArrayRef<KernelRate> heuristic,
                    llvm::ArrayRef<KernelRate> tuned);
 
-/// Whether the search's choice stays: faster inside the model by more than
-/// the noise between two builds of the same kernels (2%).
-bool keepsSearchChoice(const ModelTimes &times);
+/// The noise of one timing of the two builds, as the kernels they share
+/// show it: most kernels of a model keep the heuristic's actions, so both
+/// builds run the same code for them, and whatever tells their times apart
+/// (a neighbour that slowed the core in one build's turns, one build's
+/// threads placed worse) is not the search's doing. A choice's time is
+/// read against them, as the search reads a candidate's against the
+/// heuristic's in the same round.
+struct BuildNoise {
+  /// The median over the shared kernels of the tuned build's time over the
+  /// heuristic's: what the tuned build's times are divided by.
+  double shift = 1;
+  /// The 80th percentile of how far (as a fraction) a shared kernel's
+  /// ratio lies from `shift`, at least kModelTimingMargin and at most 15%:
+  /// what a choice must clear.
+  double margin = kModelTimingMargin;
+};
+
+/// The noise of `times` (one timing of the two builds, by key) measured on
+/// the keys `changed` says both builds run unchanged; the defaults where
+/// fewer than 5 are shared.
+BuildNoise sharedKernelNoise(const std::map<std::string, ModelTimes> &times,
+                             llvm::function_ref<bool(llvm::StringRef)> changed);
+
+/// Whether the search's choice stays: faster inside the model, once its
+/// time is divided by `noise.shift`, by more than `noise.margin`.
+bool keepsSearchChoice(const ModelTimes &times, const BuildNoise &noise = {});
 
 /// Whether the search's choice is slower inside the model than the
-/// heuristic's by more than the noise (2%), or was not measured: at a
-/// thread count other than the search's, the choice then goes.
-bool slowsSearchChoice(const ModelTimes &times);
+/// heuristic's by more than the noise, or was not measured: at a thread
+/// count other than the search's, the choice then goes.
+bool slowsSearchChoice(const ModelTimes &times, const BuildNoise &noise = {});
 
 /// The thread counts a model's choices are checked at: the search's
 /// (`searched`) first, then one thread if that was more, or all `cpus` if

@@ -64,6 +64,54 @@ TEST_CASE("at the other thread count a choice goes only when clearly slower",
   CHECK(slowsSearchChoice({1.0, 0.0})); // not measured
 }
 
+TEST_CASE("a choice is read against the kernels both builds share", "[tune]") {
+  // Six shared kernels, the tuned build 10% slower on all but one (a
+  // neighbour in its turns), and a changed one.
+  std::map<std::string, ModelTimes> times{
+      {"a", {1.0, 1.1}},      {"b", {2.0, 2.2}},   {"c", {0.5, 0.55}},
+      {"d", {4.0, 4.4}},      {"e", {1.0, 1.155}}, {"f", {3.0, 3.3}},
+      {"changed", {1.0, 0.9}}};
+  auto isChanged = [](llvm::StringRef key) { return key == "changed"; };
+  BuildNoise noise = sharedKernelNoise(times, isChanged);
+  CHECK(noise.shift == Catch::Detail::Approx(1.1));
+  // Five of six agree exactly, so the 80th percentile is the floor.
+  CHECK(noise.margin == Catch::Detail::Approx(kModelTimingMargin));
+  // 0.9 ms against 1.0 is 18% faster than the shared kernels ran.
+  CHECK(keepsSearchChoice(times["changed"], noise));
+  // Against the raw times, 1.05 would look 5% slower; it is 4.5% faster.
+  CHECK(keepsSearchChoice({1.0, 1.05}, noise));
+  CHECK_FALSE(slowsSearchChoice({1.0, 1.12}, noise));
+  CHECK(slowsSearchChoice({1.0, 1.2}, noise));
+
+  // Shared kernels spread wide: a choice must beat their spread.
+  std::map<std::string, ModelTimes> noisy{{"a", {1.0, 1.0}},
+                                          {"b", {1.0, 1.1}},
+                                          {"c", {1.0, 0.9}},
+                                          {"d", {1.0, 1.06}},
+                                          {"e", {1.0, 0.94}}};
+  BuildNoise wide = sharedKernelNoise(noisy, isChanged);
+  CHECK(wide.shift == Catch::Detail::Approx(1.0));
+  CHECK(wide.margin > 0.06);
+  CHECK(wide.margin < 0.12);
+  CHECK_FALSE(keepsSearchChoice({1.0, 0.95}, wide));
+  CHECK(keepsSearchChoice({1.0, 0.85}, wide));
+  // And never more than 15%: past that the timing says nothing.
+  std::map<std::string, ModelTimes> wild{{"a", {1.0, 2.0}},
+                                         {"b", {1.0, 0.5}},
+                                         {"c", {1.0, 1.0}},
+                                         {"d", {1.0, 3.0}},
+                                         {"e", {1.0, 0.3}}};
+  CHECK(sharedKernelNoise(wild, isChanged).margin ==
+        Catch::Detail::Approx(0.15));
+
+  // Fewer than five shared: the quiet host's margin, no shift.
+  times.erase("a");
+  times.erase("b");
+  BuildNoise few = sharedKernelNoise(times, isChanged);
+  CHECK(few.shift == 1.0);
+  CHECK(few.margin == kModelTimingMargin);
+}
+
 TEST_CASE("choices are checked at the search's thread count and the other",
           "[tune]") {
   CHECK(confirmThreadCounts(1, 2) == llvm::SmallVector<unsigned>{1, 2});

@@ -92,6 +92,10 @@ TuningEntry someEntry(const std::string &kernelHash) {
   entry.modelOtherThreads = 2;
   entry.modelOtherHeuristicMs = 0.75;
   entry.modelOtherTunedMs = 0.625;
+  entry.modelShift = 1.125;
+  entry.modelMargin = 0.0625;
+  entry.modelOtherShift = 0.875;
+  entry.modelOtherMargin = 0.15;
   return entry;
 }
 
@@ -163,6 +167,10 @@ TEST_CASE("a tuning database reads back to the same bytes", "[tuning]") {
   CHECK(entry->modelOtherThreads == 2);
   CHECK(entry->modelOtherHeuristicMs == 0.75);
   CHECK(entry->modelOtherTunedMs == 0.625);
+  CHECK(entry->modelShift == 1.125);
+  CHECK(entry->modelMargin == 0.0625);
+  CHECK(entry->modelOtherShift == 0.875);
+  CHECK(entry->modelOtherMargin == 0.15);
   CHECK(read.lookup(std::string(64, '0')) == nullptr);
 
   // A database from before the check inside the model: no model times, no
@@ -171,7 +179,8 @@ TEST_CASE("a tuning database reads back to the same bytes", "[tuning]") {
   for (const char *field :
        {"search_actions", "model_heuristic_ms", "model_tuned_ms",
         "model_other_threads", "model_other_heuristic_ms",
-        "model_other_tuned_ms"}) {
+        "model_other_tuned_ms", "model_shift", "model_margin",
+        "model_other_shift", "model_other_margin"}) {
     nlohmann::json json = nlohmann::json::parse(old);
     for (auto &item : json["entries"])
       item.erase(field);
@@ -183,6 +192,9 @@ TEST_CASE("a tuning database reads back to the same bytes", "[tuning]") {
   CHECK(older.lookup(expected.key)->modelTunedMs == 0);
   CHECK(older.lookup(expected.key)->modelOtherThreads == 0);
   CHECK(older.lookup(expected.key)->searchActions.empty());
+  // Judged, then, against the fixed margin of a quiet host.
+  CHECK(older.lookup(expected.key)->modelShift == 1);
+  CHECK(older.lookup(expected.key)->modelMargin == kModelTimingMargin);
 
   // Entries come out sorted by key, whatever the order they went in.
   TuningDb reversed;
