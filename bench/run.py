@@ -599,7 +599,12 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   RegNetY-400MF 1.6x faster), also where two convolutions are fused into
   one kernel of two reductions (a projection shortcut and a block's last
   convolution). A channels-last depthwise convolution tiles 7 to 14
-  pixels over an input that stays in L2, 2 over a larger one.
+  pixels over an input that stays in L2, 2 over a larger one. A
+  reduction summed in lanes with no tile to reuse its loads (a layer
+  norm's or softmax's row) is a chain of dependent adds per output: 8
+  outputs of another axis it reads along run side by side where the
+  chain is 16 steps or longer (the transformer block's layer norms
+  1.0-1.7x, its softmax 1.18x, kernels inside the model; BEAM's find).
 - Shapes that matter: output dims that every address walks as one merge at
   lowering (a 56x56 image is one axis of 3136: 1x1 convolutions get
   16-lane vectors and 2-vector tiles); a convolution of few input channels
@@ -706,8 +711,8 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   by the median ratio of theirs, and a choice must clear the 80th
   percentile of their spread about it (2% to 15%; on this host about 9%,
   where ResNet-18's check had kept 11 of 18 choices with a fixed 2% and
-  keeps 4, the padding copies at 1.6-1.7x and a Winograd output
-  transform at 1.1x). `tgc run` and `tgc verify` take
+  keeps 4: the padding copies at 1.6-1.7x, a Winograd output transform
+  and a 7x7 copy at 1.1x). `tgc run` and `tgc verify` take
   `--tuning-db` too, so a tuned package is checked against the reference.
 - Vectors are GCC/clang vector extensions behind `tgc_f32x16_*` macros,
   with a portable struct-of-array fallback (`-DTGC_VECTOR_EXTENSIONS=0`,

@@ -85,6 +85,34 @@ func.func @row_sum(%x: tensor<16x8xf32>) -> tensor<16xf32> {
   return %k : tensor<16xf32>
 }
 
+// A long row sum is a chain of dependent adds per row (256 in 16 lanes:
+// 16 of them, 4 cycles each): 8 rows side by side overlap their chains.
+// CHECK-LABEL: func @row_sum_long(
+//       CHECK:   opts = ["UNROLL(1,16)", "UPCAST(0,8)"]
+//       CHECK:     tgc.range 2 global id 0
+//       CHECK:     tgc.range 8 upcast id 3
+//       CHECK:     tgc.range 16 reduce id
+//       CHECK:     tgc.range 16 unroll id
+func.func @row_sum_long(%x: tensor<16x256xf32>) -> tensor<16xf32> {
+  %k = tgc.kernel "r_16_256" (%x) : (tensor<16x256xf32>) -> tensor<16xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c256 = tgc.const 256 : index
+    %i = tgc.range 16 global id 0
+    %k = tgc.range 256 reduce id 1
+    %row = tgc.mul %i, %c256 : index
+    %a = tgc.add %row, %k : index
+    %p = tgc.index %in[%a] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    tgc.end %k
+    %s = tgc.reduce add %v over %k : f32
+    %o = tgc.index %out[%i] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %i
+    tgc.sink
+  }
+  return %k : tensor<16xf32>
+}
+
 // Elementwise kernels are left alone.
 // CHECK-LABEL: func @not_elementwise(
 //   CHECK-NOT:   opts
