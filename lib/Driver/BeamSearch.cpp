@@ -29,6 +29,7 @@
 #include "Codegen/Package.h"
 #include "Codegen/Pipeline.h"
 #include "Driver/Harness.h"
+#include "Driver/Statistics.h"
 #include "Driver/Subprocess.h"
 #include "Driver/TuneHarness.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -154,12 +155,6 @@ private:
   double &seconds;
   std::chrono::steady_clock::time_point start;
 };
-
-double median(SmallVector<double> samples) {
-  llvm::sort(samples);
-  size_t n = samples.size();
-  return n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
-}
 
 /// The kernel alone in a module: inputs for its non-constant operands,
 /// copies of its constants, its results the outputs, no arena.
@@ -674,7 +669,7 @@ void Search::time(Candidate &candidate, double cutoffMs, bool keep) {
     note("[" + toText(candidate.actions) +
          "] computes other outputs than the heuristic's choice; dropped");
   else
-    candidate.ms = median(samples);
+    candidate.ms = medianOf(samples);
   // Only the time is kept: a big kernel's weights are megabytes.
   if (!keep)
     sys::fs::remove_directories(candidate.dir);
@@ -750,8 +745,8 @@ void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
     heuristicTimes.push_back(round[0]);
     ratios.push_back(round[1] / round[0]);
   }
-  heuristicMs = median(heuristicTimes);
-  bestMs = heuristicMs * median(ratios);
+  heuristicMs = medianOf(heuristicTimes);
+  bestMs = heuristicMs * medianOf(ratios);
   note(formatv("re-timed in turns ({0} rounds): heuristic {1:f4} ms, best "
                "{2:f4} ms",
                rounds.size(), heuristicMs, bestMs));

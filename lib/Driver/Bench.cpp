@@ -15,6 +15,7 @@
 #include "Driver/Harness.h"
 #include "Driver/HostRunner.h"
 #include "Driver/StagingDir.h"
+#include "Driver/Statistics.h"
 #include "Driver/Subprocess.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -26,7 +27,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
-#include <cmath>
 #include <cstdlib>
 #include <optional>
 
@@ -87,19 +87,11 @@ std::string caseInput(StringRef caseDir, size_t index) {
 LatencyStats summarizeLatencies(ArrayRef<double> times) {
   SmallVector<double> sorted(times.begin(), times.end());
   llvm::sort(sorted);
-  size_t n = sorted.size();
-  auto rank = [&](double fraction) {
-    // Nearest rank: the smallest value with at least `fraction` of the
-    // runs at or below it.
-    size_t k = (size_t)std::ceil(fraction * n);
-    return sorted[std::min(n, std::max<size_t>(k, 1)) - 1];
-  };
   LatencyStats stats;
   stats.minMs = sorted.front();
-  stats.medianMs =
-      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  stats.p90Ms = rank(0.9);
-  stats.iterations = n;
+  stats.medianMs = medianOfSorted(sorted);
+  stats.p90Ms = nearestRank(sorted, 0.9);
+  stats.iterations = sorted.size();
   return stats;
 }
 

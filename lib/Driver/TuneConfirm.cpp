@@ -6,6 +6,8 @@
 
 #include "Driver/TuneConfirm.h"
 
+#include "Driver/Statistics.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,13 +27,6 @@ constexpr unsigned kRunsPerRound = 20;
 constexpr double kMaxMargin = 0.15;
 /// Fewer shared keys than this say nothing about the noise.
 constexpr size_t kMinSharedKeys = 5;
-
-/// The median of `values` (not empty), which it sorts.
-double medianOf(SmallVectorImpl<double> &values) {
-  llvm::sort(values);
-  size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 /// The entries this model's check concerns: in the model, not yet measured
 /// inside it, and with other actions than the heuristic's.
@@ -142,7 +137,7 @@ BuildNoise sharedKernelNoise(const std::map<std::string, ModelTimes> &times,
   for (double logRatio : logRatios)
     apart.push_back(std::abs(logRatio - center));
   llvm::sort(apart);
-  double percentile80 = apart[(apart.size() * 4 - 1) / 5];
+  double percentile80 = nearestRank(apart, 0.8);
   noise.shift = std::exp(center);
   noise.margin =
       std::clamp(std::exp(percentile80) - 1, kModelTimingMargin, kMaxMargin);
