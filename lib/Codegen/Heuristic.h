@@ -31,8 +31,9 @@ int64_t transposeTileLanes(Type element, unsigned vectorBytes,
                            unsigned vectorRegisters);
 
 /// Chooses and applies actions to `kernel` (lowered, not expanded), each
-/// recorded in its `opts`. Leaves elementwise kernels alone: C compilers
-/// vectorize their loops well.
+/// recorded in its `opts`. An elementwise kernel gets actions only where it
+/// stacks parts along a short axis or transposes (ElementwiseOpts.h): C
+/// compilers vectorize the other loops well.
 void applyHeuristic(KernelOp kernel, const HeuristicOptions &options);
 
 /// Applies THREAD, into at most `tasks` tasks, to a kernel with enough

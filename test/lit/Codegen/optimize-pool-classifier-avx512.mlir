@@ -4,7 +4,7 @@
 // feeds. The channels are padded to 5 packed vectors of 16 (the last one's
 // store masked to 8 lanes) rather than 9 whole vectors of 8: each
 // broadcast pixel then feeds twice the lanes (SqueezeNet's classifier to
-// 1000 channels ran 1.6x faster so; Heuristic.cpp: tilesHalfVectors).
+// 1000 channels ran 1.6x faster so; VectorAxis.cpp: tilesHalfVectors).
 // RUN: tgc-opt %s --tgc-pipeline="after=import cpu=skylake-avx512 thread-tasks=0" | tgc-translate --emit-c > %t.c
 // RUN: FileCheck %s < %t.c
 // RUN: gcc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -fsyntax-only %t.c

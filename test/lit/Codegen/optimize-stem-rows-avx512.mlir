@@ -4,7 +4,7 @@
 // (kMinReduceForScatter). For AVX-512 the columns are the lanes instead:
 // padded to 7 vectors of 16 in a loop, each built from two loads of the
 // input row and one permute of their even lanes, by 16 output channels
-// (SqueezeNet's stem ran 1.6x faster so; Heuristic.cpp: chooseVectorAxis).
+// (SqueezeNet's stem ran 1.6x faster so; VectorAxis.cpp: chooseVectorAxis).
 // Only the last lane of the last vector is past the row, so the loop is
 // copied (tgc-unswitch): 6 of 7 vectors load whole, the last one's loads
 // are partial. The threads split the rows, not the 7 vectors of each row
