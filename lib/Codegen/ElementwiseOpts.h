@@ -16,7 +16,9 @@ namespace mlir::tgc::heuristic {
 /// Writes out the short axes a few parts are stacked along, each copy then
 /// computing only its own part, and makes the axis its stores are
 /// contiguous along the vector lanes; else, for a transpose, moves whole
-/// cache lines per step. Leaves other elementwise kernels alone.
+/// cache lines per step; else, for a pad of rows of a cache line or less,
+/// copies a row of up to 8 planes per step. Leaves other elementwise kernels
+/// alone.
 void applyElementwiseOpts(KernelOp kernel, KernelShape &shape,
                           const HeuristicOptions &options);
 
