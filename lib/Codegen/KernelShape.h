@@ -33,6 +33,9 @@ struct Access {
 /// neither a vector load nor a gather of lanes.
 enum class StrideClass { Constant, Contiguous, StrideTwo, Other };
 
+/// A kernel's output and reduce ranges and its buffer accesses, collected
+/// in one walk, with the dependence memo that every question about them
+/// shares.
 class KernelShape {
 public:
   explicit KernelShape(KernelOp kernel);
@@ -51,10 +54,13 @@ public:
 
   /// How the address moves across `lanes` consecutive values of `range`.
   StrideClass strideClass(Access access, RangeOp range, int64_t lanes);
+  /// True if `access`'s address or gate changes along `range`.
   bool moves(Access access, RangeOp range) {
     return dependsOn(access.index.getIdx(), range.getResult(), memo) ||
            gateMoves(access, range);
   }
+  /// True if `access`'s gate changes along `range` (a pad's border along
+  /// its rows and columns).
   bool gateMoves(Access access, RangeOp range) {
     Value gate = access.index.getGate();
     return gate && dependsOn(gate, range.getResult(), memo);
