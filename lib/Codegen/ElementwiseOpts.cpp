@@ -102,6 +102,18 @@ bool applyStackOpts(KernelOp kernel, KernelShape &shape,
   return true;
 }
 
+/// The kernel's one store, or null where it has none or several.
+const Access *soleStore(const KernelShape &shape) {
+  const Access *store = nullptr;
+  for (const Access &access : shape.accesses)
+    if (access.isStore) {
+      if (store)
+        return nullptr;
+      store = &access;
+    }
+  return store;
+}
+
 /// The fewest consecutive elements of each output row a transpose's step
 /// writes: where the axis takes no tile of tgc-transpose-lanes
 /// (transposeTileLanes), a square tile of 4.
@@ -124,13 +136,7 @@ constexpr int64_t kMinTransposeLoadRun = 4;
 /// channels). Returns whether it applied.
 bool applyTransposeOpts(KernelOp kernel, KernelShape &shape,
                         const HeuristicOptions &options) {
-  const Access *store = nullptr;
-  for (const Access &access : shape.accesses)
-    if (access.isStore) {
-      if (store)
-        return false;
-      store = &access;
-    }
+  const Access *store = soleStore(shape);
   if (!store)
     return false;
   IndexOp storeIndex = store->index;
@@ -205,17 +211,10 @@ bool applyShortRowOpts(KernelOp kernel, KernelShape &shape) {
   if (shape.outputs.size() < 2)
     return false;
   RangeOp row = shape.outputs.back();
-  const Access *store = nullptr;
-  bool gatedAlongRow = false;
-  for (const Access &access : shape.accesses) {
-    if (access.isStore) {
-      if (store)
-        return false;
-      store = &access;
-    } else {
-      gatedAlongRow |= shape.gateMoves(access, row);
-    }
-  }
+  const Access *store = soleStore(shape);
+  bool gatedAlongRow = llvm::any_of(shape.accesses, [&](const Access &a) {
+    return !a.isStore && shape.gateMoves(a, row);
+  });
   if (!store || !gatedAlongRow ||
       shape.strideClass(*store, row, 2) != StrideClass::Contiguous)
     return false;
