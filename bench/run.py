@@ -683,7 +683,11 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   output channels, read their 3.2 MB input once instead of 8 times; an
   input over 256 KiB that every task reads whole counts twice, as each
   task fetches the half the other core wrote again from that core), and
-  never the vectors of a row where another axis splits too.
+  never the vectors of a row where another axis splits too; an axis of
+  11 or 13 blocks of weights, which no count of tasks up to 8 divides,
+  splits one task per block where a block takes 16-32 KB: each stays in
+  L1 for all the rows (a transformer's 256 -> 256 projection, 11 blocks
+  of 24 columns, 1.2x faster than split 8 ways by rows).
 - BEAM search: `tgc tune MODEL -o DB.json [--beam 2] [--threads 1]
   [--timeout-ms 1000] [--compile-timeout-s 60] [--input NAME=FILE]`
   searches each distinct kernel

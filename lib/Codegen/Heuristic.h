@@ -22,6 +22,10 @@ struct HeuristicOptions {
   int64_t threadTasks = 0;
 };
 
+/// The L1 data cache of the least x86 core tgc targets: what a loop can
+/// count on finding again between its iterations.
+constexpr int64_t kL1Bytes = int64_t(32) << 10;
+
 /// Lanes of the square tiles tgc-transpose-lanes moves a transpose's
 /// `element`s in: the widest vector that half of the vector registers can
 /// hold (the other half take the permutes' results), 8 floats with AVX2,

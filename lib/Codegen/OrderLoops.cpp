@@ -60,13 +60,12 @@ constexpr int64_t kStreamedWeightBytes = int64_t(256) << 10;
 /// below the column loops, the rows' activations are read again for every
 /// column block, beside them the weights for every tile of rows. The rows
 /// go outside where the first costs this many times the second and the
-/// activations overflow L1 (kL1Bytes, the least of x86 cores). DenseNet's
+/// activations overflow L1 (kL1Bytes). DenseNet's
 /// 1x1 convolutions at 56x56 (NCHW, 64 to 224 channels -> 128) read 400 KB
 /// of activations a task 16 times, a channel a page apart, which the
 /// hardware prefetcher does not follow: 2.1 -> 0.86 ms with the rows
 /// outside, 114 KB of weights read 14 times in rows of 224.
 constexpr int64_t kRereadRatio = 2;
-constexpr int64_t kL1Bytes = int64_t(32) << 10;
 
 /// The constant input (weight) behind `index`, if it addresses one.
 ConstOp weightOf(KernelOp kernel, IndexOp index) {
