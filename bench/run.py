@@ -695,9 +695,11 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   heuristic's choice and every prefix of it: each round extends every beam
   member by every action that applies (UPCAST, UNROLL, PADTO, PACK; ROLL,
   whether the C compiler keeps a reduce loop of up to 16 steps a loop or
-  writes it out, which decides whether some register tiles spill; THREAD
-  when timed on more than one thread, else every candidate is built and
-  timed with the heuristic's split, as it will ship), renders each
+  writes it out, which decides whether some register tiles spill; THREAD,
+  into each divisor of the axis up to 16 tasks, also on one thread, where
+  its axis becoming the outermost loop decides what a task keeps in cache;
+  a candidate without a split of its own is built and timed with the
+  heuristic's, as it will ship), renders each
   candidate as a one-kernel package with a timing harness
   (made-up inputs, the real weights), compiles them in parallel with `cc -O3
   -march=native` (or `--cpu`; a compile over `--compile-timeout-s` is

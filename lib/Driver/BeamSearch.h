@@ -29,11 +29,12 @@ constexpr uint64_t kDefaultFlushBytes = 8 << 20;
 struct BeamOptions {
   /// Action lists kept each round.
   unsigned beam = 2;
-  /// Threads of the pool the candidates run on. With one, THREAD is not
-  /// searched (it cannot pay off), but every candidate is built and timed
-  /// with the heuristic's split (or the nearest that applies) and keeps it,
-  /// so the package still uses every core it is given and the code timed
-  /// is the code shipped.
+  /// Threads of the pool the candidates run on. THREAD is searched on one
+  /// too (its axis becomes the outermost loop, which decides what a task
+  /// keeps in cache); a candidate that has not chosen a split is built and
+  /// timed with the heuristic's (or the nearest that applies) and keeps
+  /// it, so the package still uses every core it is given and the code
+  /// timed is the code shipped.
   unsigned threads = 1;
   /// Time budget of one candidate's measurement; a candidate whose run
   /// takes much longer is killed and dropped.
