@@ -810,7 +810,10 @@ LogicalResult KernelRenderer::render(KernelOp kernel, StringRef functionName,
     if (failed(renderOp(op)))
       return failure();
 
-  if (auto opts = kernel.getOpts()) {
+  // No comment for an empty list: a kernel a tuning database gives no
+  // actions is then the same C as one the heuristic gave none, so a tuned
+  // package whose choices all gave way is the heuristic's byte for byte.
+  if (auto opts = kernel.getOpts(); opts && !opts->empty()) {
     os << "/* opts:";
     for (Attribute opt : *opts)
       if (auto text = dyn_cast<StringAttr>(opt))

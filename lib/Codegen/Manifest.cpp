@@ -95,7 +95,8 @@ void mlir::tgc::writeManifest(const ModelLayout &layout,
                    {"function", call.function},
                    {"flops", cost.flops},
                    {"bytes", cost.bytes}};
-    if (auto opts = op.getOpts()) {
+    // As the C's comment: none for an empty list (CEmitterKernel.cpp).
+    if (auto opts = op.getOpts(); opts && !opts->empty()) {
       Json list = Json::array();
       for (Attribute opt : *opts)
         if (auto text = dyn_cast<StringAttr>(opt))
