@@ -26,14 +26,18 @@ times are the heuristic's rather than a second sample of the machine's
 noise. --models times only the models named (and the matmul only if
 "matmul" is named).
 
-Before ResNet-18 in every round, bench/core_probe.c measures what the
-machine gives a second thread: how much slower one CPU reads a buffer the
-other CPU wrote than one it wrote itself (what a kernel split over two
-threads pays for the part of its input the other thread produced), and how
-many times one CPU's arithmetic two CPUs do at once. On a virtual machine
-both move with the host (1.2x and 3.6x for the read within an hour on one
-machine; 1.25x to 2.0x for the arithmetic), and the 2-thread times with
-them, so the report gives them per round beside the thread scaling.
+Before and after ResNet-18 in every round, bench/core_probe.c measures
+what the machine gives a second thread: how much slower one CPU reads a
+buffer the other CPU wrote than one it wrote itself (what a kernel split
+over two threads pays for the part of its input the other thread
+produced), how many times one CPU's multiply-adds two CPUs do at once, and
+how fast the two read from memory together. On a virtual machine all three
+move with the host (within an hour on one machine: 1.1x to 5.7x for the
+read; 2.0x for the arithmetic where each vCPU had a core, 1.0x where the
+host ran both on the hyperthreads of one core; 20 to 30 GB/s), and the
+2-thread times with them (tgc's ResNet-18, whose weights overflow the
+cache, with the memory's in one run of 600), so the report gives them per
+round beside the thread scaling.
 
 Runs /usr/bin/python3 with numpy, onnx, torch and torchvision (Debian
 python3-*), node and npm, and for PyTorch and the matmul peak OpenBLAS
@@ -305,11 +309,11 @@ def main():
     results = {}
     mins = {}
     blas_check = None
-    cross_core = []  # per round: core_probe's figures, or None
+    cross_core = []  # per round: {"before", "after"}: core_probe's figures
     for round_index in range(args.rounds):
         for name, path, batch, shape, runs, torch_name in entries:
             if name == "ResNet-18" and batch == 1:
-                cross_core.append(run_core_probe(probe))
+                cross_core.append({"before": run_core_probe(probe)})
             # --quick saves its time on batch 8: the goals are batch-1
             # figures, and ResNet-18's 2-thread speedup from 5 runs per
             # cell moved by 0.3x between rounds (1.81, 1.51, 1.68).
@@ -351,6 +355,8 @@ def main():
                         result["median_ms"])
                     mins[key + (engine,)] = min(
                         mins.get(key + (engine,), math.inf), result["min_ms"])
+            if name == "ResNet-18" and batch == 1:
+                cross_core[-1]["after"] = run_core_probe(probe)
         if not wanted("matmul"):
             continue
         # The matmul peak: tgc on the 1024^3 matmul against OpenBLAS.
@@ -401,8 +407,9 @@ def build_core_probe(build):
 
 def run_core_probe(probe):
     """bench/core_probe.c's figures (ratio: how many times as long a read of
-    data the other CPU wrote takes; compute_scaling: two CPUs' arithmetic
-    against one's), or None without the probe."""
+    data the other CPU wrote takes; compute_scaling and
+    compute_scaling_min: two CPUs' multiply-adds against one's, the median
+    and the lowest window), or None without the probe."""
     if not probe:
         return None
     try:
@@ -410,6 +417,15 @@ def run_core_probe(probe):
     except RuntimeError as error:
         log(str(error))
         return None
+
+
+def describe_probe(probe):
+    """One core_probe result in words for the report."""
+    if not probe:
+        return "no probe"
+    return "read %.1fx, compute %.2fx (lowest %.2fx), memory %.0f GB/s" % (
+        probe["ratio"], probe["compute_scaling"],
+        probe["compute_scaling_min"], probe["memory_gbps"])
 
 
 def stem_of(path):
@@ -525,23 +541,25 @@ def write_report(args, results, mins, threads, ort_version, openblas,
                 mins[one + ("tgc",)] / mins[two + ("tgc",)],
                 paired_ratio(results, one + ("ort",), two + ("ort",)),
                 mins[one + ("ort",)] / mins[two + ("ort",)]))
-        if any(cross_core):
-            rounds = zip(results[one + ("tgc",)], results[two + ("tgc",)],
-                         results[one + ("ort",)], results[two + ("ort",)],
-                         cross_core)
+        if any(c["before"] for c in cross_core):
+            rounds = list(zip(
+                results[one + ("tgc",)], results[two + ("tgc",)],
+                results[one + ("ort",)], results[two + ("ort",)],
+                cross_core))
             add("  Per round, tgc's and ONNX Runtime's 2-thread speedup, "
                 "then what the machine gave a second thread just before "
-                "(bench/core_probe.c): how many times as long one CPU took "
-                "to read 256 KiB the other CPU wrote as 256 KiB it wrote "
-                "itself, and how many times one CPU's multiply-adds the two "
-                "ran at once (2.0: the second vCPU had a core to itself): "
-                "%s." % "; ".join(
-                    "%.2fx / %.2fx, %s" % (
-                        t1 / t2, o1 / o2,
-                        "read %.1fx, compute %.2fx" % (
-                            probe["ratio"], probe["compute_scaling"])
-                        if probe else "no probe")
-                    for t1, t2, o1, o2, probe in rounds))
+                "and just after (bench/core_probe.c): how many times as "
+                "long one CPU took to read 256 KiB the other CPU wrote as "
+                "256 KiB it wrote itself; how many times one CPU's "
+                "multiply-adds the two ran at once, the median and the "
+                "lowest of 8 windows of 25 ms (2.0: a core each; 1.0: the "
+                "two vCPUs on the hyperthreads of one core); and how many "
+                "bytes a second the two read from memory together: %s." %
+                "; ".join("%.2fx / %.2fx, %s" % (
+                    t1 / t2, o1 / o2,
+                    ", ".join("%s: %s" % (when, describe_probe(probe[when]))
+                              for when in ("before", "after")))
+                          for t1, t2, o1, o2, probe in rounds))
     if tuned:
         for t in threads:
             names = [n for n in ORDER if (n, 1, t, "tuned") in best]
