@@ -34,8 +34,11 @@ constexpr int64_t kGroupOutputs = 2048;
 /// ... if it reduces over at least this many elements per output.
 constexpr int64_t kGroupReduce = 128;
 
-/// The largest power of two up to `limit` that divides `bound`.
-int64_t largestDivisor(int64_t bound, int64_t limit) {
+/// The largest power of two up to `limit` that divides `bound`. Powers of
+/// two only (unlike the CPU's largestDivisor): a block's threads are the
+/// product of its LOCALs and GROUPs, and products of powers of two fill
+/// whole warps of 32 where 7 x 7 = 49 threads would leave 15 lanes idle.
+int64_t largestPowerOfTwoDivisor(int64_t bound, int64_t limit) {
   int64_t n = 1;
   while (n * 2 <= limit && bound % (n * 2) == 0)
     n *= 2;
@@ -77,7 +80,8 @@ void mlir::tgc::applyGpuHeuristic(KernelOp kernel,
     int64_t want = outputSize <= 16 ? 256 : outputSize <= 256 ? 64 : 16;
     for (int64_t axis : llvm::reverse(reductions)) {
       RangeOp range = findRange(kernel, axis);
-      int64_t n = largestDivisor(range.getBound(), std::min(want, budget));
+      int64_t n =
+          largestPowerOfTwoDivisor(range.getBound(), std::min(want, budget));
       if (n >= 8 && apply(kernel, OptKind::Group, axis, n)) {
         budget /= n;
         break;
@@ -91,11 +95,11 @@ void mlir::tgc::applyGpuHeuristic(KernelOp kernel,
       break;
     RangeOp range = findRange(kernel, axis);
     int64_t bound = range.getBound();
-    int64_t n = largestDivisor(bound, budget);
+    int64_t n = largestPowerOfTwoDivisor(bound, budget);
     if (first && n < 16 && bound >= 64 && budget >= 32 &&
         apply(kernel, OptKind::Padto, axis, 32)) {
       bound = findRange(kernel, axis).getBound();
-      n = largestDivisor(bound, budget);
+      n = largestPowerOfTwoDivisor(bound, budget);
     }
     first = false;
     if (n >= 2 && apply(kernel, OptKind::Local, axis, n))
