@@ -26,6 +26,10 @@ times are the heuristic's rather than a second sample of the machine's
 noise. --models times only the models named (and the matmul only if
 "matmul" is named).
 
+ResNet-18's 2-thread speedup is also timed with its two thread counts in
+turns in one process (tgc bench --scaling): timed apart, each cell lands in
+its own stretch of a shared machine's noise.
+
 Before and after ResNet-18 in every round, bench/core_probe.c measures
 what the machine gives a second thread: how much slower one CPU reads a
 buffer the other CPU wrote than one it wrote itself (what a kernel split
@@ -310,6 +314,7 @@ def main():
     mins = {}
     blas_check = None
     cross_core = []  # per round: {"before", "after"}: core_probe's figures
+    paired_scaling = []  # per round: tgc bench --scaling's JSON
     for round_index in range(args.rounds):
         for name, path, batch, shape, runs, torch_name in entries:
             if name == "ResNet-18" and batch == 1:
@@ -355,6 +360,13 @@ def main():
                         result["median_ms"])
                     mins[key + (engine,)] = min(
                         mins.get(key + (engine,), math.inf), result["min_ms"])
+            if name == "ResNet-18" and batch == 1 and max(threads) > 1:
+                # Both thread counts within the same seconds: apart, each
+                # cell lands in its own stretch of the machine's noise.
+                paired_scaling.append(run_json(
+                    [tgc, "bench", path, "--threads", str(max(threads)),
+                     "--scaling", "--iterations", str(runs), "--json",
+                     "--input", "input=" + npy]))
             if name == "ResNet-18" and batch == 1:
                 cross_core[-1]["after"] = run_core_probe(probe)
         if not wanted("matmul"):
@@ -383,7 +395,7 @@ def main():
                     ["ms"])
 
     write_report(args, results, mins, threads, ort_version, openblas,
-                 blas_check, tune_seconds, cross_core, same_c)
+                 blas_check, tune_seconds, cross_core, paired_scaling, same_c)
 
 
 def build_core_probe(build):
@@ -471,7 +483,8 @@ def paired_ratio(results, slower, faster):
 
 
 def write_report(args, results, mins, threads, ort_version, openblas,
-                 blas_check, tune_seconds, cross_core, same_c):
+                 blas_check, tune_seconds, cross_core, paired_scaling,
+                 same_c):
     best = {key: min(values) for key, values in results.items()}
     lines = []
     add = lines.append
@@ -541,6 +554,15 @@ def write_report(args, results, mins, threads, ort_version, openblas,
                 mins[one + ("tgc",)] / mins[two + ("tgc",)],
                 paired_ratio(results, one + ("ort",), two + ("ort",)),
                 mins[one + ("ort",)] / mins[two + ("ort",)]))
+        if paired_scaling:
+            add("  The same, each of %d runs on %d threads paired with one on "
+                "1 thread in turns in one process (`tgc bench --scaling`), "
+                "the median over the pairs: **%.2fx** (median of the rounds: "
+                "%s)." % (
+                    paired_scaling[0]["iterations"], max(threads),
+                    statistics.median(p["speedup"] for p in paired_scaling),
+                    ", ".join("%.2fx" % p["speedup"]
+                              for p in paired_scaling)))
         if any(c["before"] for c in cross_core):
             rounds = list(zip(
                 results[one + ("tgc",)], results[two + ("tgc",)],

@@ -84,6 +84,25 @@ std::string caseInput(StringRef caseDir, size_t index) {
 
 } // namespace
 
+SmallVector<double> readPairedOneThreadTimes(StringRef harnessOutput) {
+  SmallVector<double> times;
+  SmallVector<StringRef> lines;
+  harnessOutput.split(lines, '\n', -1, false);
+  for (StringRef line : lines) {
+    double ms;
+    if (line.consume_front("one ") && !line.trim().getAsDouble(ms))
+      times.push_back(ms);
+  }
+  return times;
+}
+
+double pairedSpeedup(ArrayRef<double> oneThread, ArrayRef<double> pooled) {
+  SmallVector<double> ratios;
+  for (auto [alone, together] : llvm::zip_equal(oneThread, pooled))
+    ratios.push_back(alone / together);
+  return medianOf(ratios);
+}
+
 LatencyStats summarizeLatencies(ArrayRef<double> times) {
   SmallVector<double> sorted(times.begin(), times.end());
   llvm::sort(sorted);
@@ -110,6 +129,10 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
     return emitError(fileLoc(context, model))
            << "--threads " << options.threads
            << ": only the C target runs on a thread pool";
+  if (options.scaling && (options.target != "c" || options.threads < 2))
+    return emitError(fileLoc(context, model))
+           << "--scaling pairs runs on a pool with runs on one thread: it "
+              "needs the C target and --threads 2 or more";
 
   StringMap<std::string> given;
   for (const auto &[name, file] : options.inputs) {
@@ -245,10 +268,12 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
 }
 
 FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
-                                        unsigned iterations, unsigned threads) {
+                                        unsigned iterations, unsigned threads,
+                                        bool scaling) {
   Location loc = program.loc;
-  std::vector<std::string> run = {
-      program.executable, std::to_string(iterations), std::to_string(threads)};
+  std::vector<std::string> run = {program.executable,
+                                  std::to_string(iterations),
+                                  std::to_string(threads), scaling ? "1" : "0"};
   run.insert(run.end(), program.inputFiles.begin(), program.inputFiles.end());
   StringRef scratchPath = program.scratch.path();
   std::string times = joinPath(scratchPath, "times.txt");
@@ -264,8 +289,17 @@ FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
   samples.runs = readHarnessTimes(times);
   if (samples.runs.empty())
     return emitError(loc) << "the timing harness reported no runs";
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(times);
+  if (scaling) {
+    samples.oneThreadRuns =
+        readPairedOneThreadTimes(text ? (*text)->getBuffer() : "");
+    if (samples.oneThreadRuns.size() != samples.runs.size())
+      return emitError(loc)
+             << "the timing harness paired " << samples.oneThreadRuns.size()
+             << " of " << samples.runs.size()
+             << " runs with a run on one thread";
+  }
   if (program.profiledKernels) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(times);
     FailureOr<std::vector<KernelRate>> measured =
         computeKernelRates(loc, program.manifest,
                            parseKernelRows(text ? (*text)->getBuffer() : ""));
@@ -287,13 +321,19 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
     return benchCudaPackage(
         program->loc, path, program->packageDir, program->scratch.path(),
         kPackageName, program->compiled, program->inputFiles, options, out);
-  FailureOr<BenchSamples> samples =
-      runBenchProgram(*program, options.iterations, options.threads);
+  FailureOr<BenchSamples> samples = runBenchProgram(
+      *program, options.iterations, options.threads, options.scaling);
   if (failed(samples))
     return failure();
   LatencyStats stats = summarizeLatencies(samples->runs);
   const std::vector<KernelRate> &rates = samples->kernels;
   bool profiled = program->profiledKernels > 0;
+  std::optional<LatencyStats> oneThread;
+  double speedup = 0;
+  if (options.scaling) {
+    oneThread = summarizeLatencies(samples->oneThreadRuns);
+    speedup = pairedSpeedup(samples->oneThreadRuns, samples->runs);
+  }
   if (options.json) {
     json::Object result{{"model", path.str()},
                         {"threads", (int64_t)options.threads},
@@ -301,6 +341,12 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                         {"min_ms", stats.minMs},
                         {"median_ms", stats.medianMs},
                         {"p90_ms", stats.p90Ms}};
+    if (oneThread) {
+      result["one_thread"] = json::Object{{"min_ms", oneThread->minMs},
+                                          {"median_ms", oneThread->medianMs},
+                                          {"p90_ms", oneThread->p90Ms}};
+      result["speedup"] = speedup;
+    }
     if (profiled) {
       result["kernels_median_ms"] = sumKernelMedians(rates);
       result["kernels"] = kernelRatesToJson(rates, /*gpu=*/false);
@@ -313,6 +359,12 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                  path, stats.minMs, stats.medianMs, stats.p90Ms,
                  stats.iterations, options.threads,
                  options.threads == 1 ? "" : "s");
+  if (oneThread)
+    out << formatv("  paired with 1 thread: min {0:f3} ms, median {1:f3} ms, "
+                   "p90 {2:f3} ms; {3} threads {4:f2}x as fast (the median "
+                   "over the pairs)\n",
+                   oneThread->minMs, oneThread->medianMs, oneThread->p90Ms,
+                   options.threads, speedup);
   if (profiled)
     printKernelTable(out, rates,
                      (kPackageName + "_run with " + kPackageName.upper() +

@@ -8,6 +8,7 @@
 #include "Driver/StagingDir.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,6 +36,11 @@ struct BenchOptions {
   bool optimize = true;
   /// --tuning-db, --image-loop, --winograd: the package timed.
   KernelChoices kernels;
+  /// --scaling (C target, 2 or more threads): each timed run is paired
+  /// with one of NAME_run on the calling thread alone, in turns in one
+  /// process, for the speedup the pool gives; apart, the two thread counts
+  /// land in different seconds of a shared machine.
+  bool scaling = false;
   /// --profile (C target): each kernel's time too, from as many runs again
   /// of a build whose NAME_KERNEL_DONE hook reads the clock. The batch is
   /// then computed in one sequence of kernels, not images side by side.
@@ -55,6 +61,17 @@ struct LatencyStats {
 /// Min, median and 90th percentile (nearest rank) of `times`, which must
 /// not be empty.
 LatencyStats summarizeLatencies(llvm::ArrayRef<double> times);
+
+/// The single-thread times of the bench harness's output with scaling on
+/// (its "one T" lines), in order.
+llvm::SmallVector<double>
+readPairedOneThreadTimes(llvm::StringRef harnessOutput);
+
+/// The median over the pairs of oneThread[i] / pooled[i]: how many times
+/// as fast the pool ran, each pair timed within one run's length. Both
+/// must have the same, nonzero, length.
+double pairedSpeedup(llvm::ArrayRef<double> oneThread,
+                     llvm::ArrayRef<double> pooled);
 
 /// A model compiled for this host behind the timing harness, ready to run
 /// (or, for target "cuda", compiled only).
@@ -83,29 +100,38 @@ struct KernelRate;
 /// profile each kernel's statistics over the same number of runs.
 struct BenchSamples {
   llvm::SmallVector<double> runs;
+  /// With scaling: the single-thread run paired with each of `runs`.
+  llvm::SmallVector<double> oneThreadRuns;
   std::vector<KernelRate> kernels;
 };
 
 /// Runs `program` (`iterations` timed runs, 0 for about two seconds'
-/// worth, on `threads` threads).
+/// worth, on `threads` threads; with `scaling`, each paired with a run on
+/// one thread).
 FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
-                                        unsigned iterations, unsigned threads);
+                                        unsigned iterations, unsigned threads,
+                                        bool scaling = false);
 
 /// `tgc bench`: compiles `path` (a model file or a CASE folder) for this
 /// host, builds it with a timing harness (the C compiler's -O3
 /// -march=native), runs it a few times to warm up and then `iterations`
 /// times, and prints min / median / p90 latency to `out`: one line, or with
 /// `json` one object {"model", "threads", "iterations", "min_ms",
-/// "median_ms", "p90_ms"}. With target "cuda", the CUDA package is timed
-/// instead, and each kernel too (see GpuBench.h).
+/// "median_ms", "p90_ms"}; with `scaling` also "one_thread" (the paired
+/// single-thread runs' min_ms, median_ms and p90_ms) and "speedup" (the
+/// median over the pairs of the single-thread time over the pooled one). With
+/// target "cuda", the CUDA package is timed instead, and each kernel too (see
+/// GpuBench.h).
 LogicalResult benchModel(MLIRContext &context, llvm::StringRef path,
                          const BenchOptions &options,
                          DiagnosticPrinter *printer, llvm::raw_ostream &out);
 
 /// The C source of the timing harness for package `name`, whose inputs and
 /// outputs are `signature`'s, every dimension bound: its arguments are the
-/// iteration count (0: automatic), the thread count and one raw input file
-/// per input; it prints one run time in milliseconds per line. With
+/// iteration count (0: automatic), the thread count, 1 to pair each run
+/// with one on a single thread (else 0) and one raw input file per input;
+/// it prints one run time in milliseconds per line, each followed by
+/// "one T" with the paired single-thread time. With
 /// `profiledKernels` (the package's kernel count), it includes NAME.c
 /// itself (which is then not compiled apart), its hook defined, and prints
 /// a line "kernels T0 T1 ..." per run after the latency runs.

@@ -42,18 +42,20 @@ int main(int argc, char **argv) {{
   unsigned char *block;
   void *arena;
   tgc_pool *pool = NULL;
-  long iterations, threads, i, k;
+  long iterations, threads, scaling, i, k;
   double start, warm;
   int status = 0;
-  if (argc != 3 + NUM_IN) {{
-    fprintf(stderr, "bench: expected ITERATIONS THREADS and %d input files\n",
+  if (argc != 4 + NUM_IN) {{
+    fprintf(stderr,
+            "bench: expected ITERATIONS THREADS SCALING and %d input files\n",
             NUM_IN);
     return 2;
   }
   iterations = strtol(argv[1], NULL, 10);
   threads = strtol(argv[2], NULL, 10);
+  scaling = strtol(argv[3], NULL, 10);
   for (i = 0; i < NUM_IN; ++i)
-    in[i] = read_raw(argv[3 + i], in_bytes[i]);
+    in[i] = read_raw(argv[4 + i], in_bytes[i]);
   for (i = 0; i < NUM_OUT; ++i)
     out[i] = malloc(out_bytes[i] ? out_bytes[i] : 1);
   block = malloc((size_t){1}_ARENA_BYTES + align);
@@ -83,10 +85,28 @@ int main(int argc, char **argv) {{
       iterations = warm > 0 ? (long)(2000.0 / warm) : 10000;
       iterations = iterations < 10 ? 10 : iterations > 10000 ? 10000 : iterations;
     }
+    /* With SCALING, each run on the pool is paired with one on the calling
+       thread alone, the pair's order swapped every time, so that both see
+       the same seconds of a shared machine: a line "one T" follows the
+       pair's pooled time. */
     for (i = 0; i < iterations && status == 0; ++i) {{
-      double t = now_ms();
-      status = RUN();
-      printf("%.6f\n", now_ms() - t);
+      double t, pooled, alone = 0;
+      if (scaling && i % 2) {{
+        t = now_ms();
+        status |= {0}_run(&inputs, &outputs, arena);
+        alone = now_ms() - t;
+      }
+      t = now_ms();
+      status |= RUN();
+      pooled = now_ms() - t;
+      if (scaling && i % 2 == 0) {{
+        t = now_ms();
+        status |= {0}_run(&inputs, &outputs, arena);
+        alone = now_ms() - t;
+      }
+      printf("%.6f\n", pooled);
+      if (scaling)
+        printf("one %.6f\n", alone);
     }
     /* Then as many runs again with the hook reading the clock after each
        kernel: a line of kernel times per run. */

@@ -2,8 +2,9 @@
 
 Its JSON carries the statistics a benchmark script reads, in order
 (min <= median <= p90), for the runs asked for; it takes a CASE folder,
---input files, made-up inputs and a thread count; it reports a wrong
-input by name and leaves no scratch files behind.
+--input files, made-up inputs and a thread count, and pairs runs on two
+threads with runs on one; it reports a wrong input by name and leaves no
+scratch files behind.
 """
 
 import json
@@ -41,6 +42,36 @@ def threads(env):
                         "--iterations", "5")
     check(result["threads"] == 2, "asked for 2 threads: %s" % result)
     check(result["iterations"] == 5, "asked for 5 runs: %s" % result)
+
+
+def scaling(env):
+    """--scaling pairs each run on the pool with one on a single thread:
+    the single-thread statistics in order, and the median of the pairs'
+    ratios, which lies between the least and the most any pairing of the
+    two sets of runs gives (with 4 runs, p90 is the slowest). On one
+    thread it is an error naming the flag."""
+    result = bench_json(env, env.model("resblock"), "--threads", "2",
+                        "--scaling", "--iterations", "4")
+    one = result.get("one_thread")
+    check(one is not None and "speedup" in result,
+          "no one_thread or speedup: %s" % result)
+    check(0 < one["min_ms"] <= one["median_ms"] <= one["p90_ms"],
+          "1-thread statistics out of order: %s" % one)
+    check(result["iterations"] == 4, "asked for 4 pairs: %s" % result)
+    least = one["min_ms"] / result["p90_ms"]
+    most = one["p90_ms"] / result["min_ms"]
+    check(least <= result["speedup"] <= most,
+          "speedup %.3f outside [%.3f, %.3f]" % (result["speedup"], least,
+                                                 most))
+    _, stdout, _ = env.tgc_cmd("bench", env.model("resblock"), "--threads",
+                               "2", "--scaling", "--iterations", "2")
+    check("paired with 1 thread" in stdout and "as fast" in stdout,
+          "no paired line in the text:\n" + stdout)
+    status, _, stderr = env.tgc_cmd("bench", env.model("mlp"), "--scaling",
+                                    expect_ok=False)
+    check(status == 1 and "--scaling" in stderr and "--threads 2" in stderr,
+          "one thread with --scaling: exit %d\n%s" % (status, stderr))
+    env.check_no_scratch_left()
 
 
 def inputs(env):
@@ -136,6 +167,7 @@ def unknown_input(env):
 
 
 if __name__ == "__main__":
-    main({"json_output": json_output, "threads": threads, "inputs": inputs,
+    main({"json_output": json_output, "threads": threads, "scaling": scaling,
+          "inputs": inputs,
           "profile": profile, "profile_image_loop": profile_image_loop,
           "unknown_input": unknown_input})

@@ -246,6 +246,11 @@ void addBench(CLI::App &app, Arguments &args) {
                 "print one JSON object: median_ms, min_ms, p90_ms, "
                 "iterations, threads, model (and kernels, on a GPU or with "
                 "--profile)");
+  cmd->add_flag("--scaling", args.bench.scaling,
+                "with --threads 2 or more (C only): pair each timed run with "
+                "one on a single thread, in turns in the same process, and "
+                "print both and the median over the pairs of their ratio "
+                "(JSON: one_thread, speedup)");
   cmd->add_flag("--profile", args.bench.profile,
                 "C: each kernel's time inside the model too (as many runs "
                 "again, with the package's NAME_KERNEL_DONE hook reading "
