@@ -120,13 +120,21 @@ static double multiply_adds_per_second(double seconds) {
 enum { kWindows = 8 };
 static const double kWindowSeconds = 0.025;
 
+/* Returns once both threads have called it on `arrived` (from 0): the
+   two CPUs then start their timed loops together. */
+static void meet(int *arrived) {
+  __atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL);
+  while (__atomic_load_n(arrived, __ATOMIC_ACQUIRE) < 2)
+    ;
+}
+
 static double other_rates[kWindows];
-static volatile int other_ready;
+static int compute_arrived;
 
 static void *compute_on_cpu1(void *unused) {
   (void)unused;
   (void)pin(1);
-  __atomic_store_n(&other_ready, 1, __ATOMIC_RELEASE);
+  meet(&compute_arrived);
   for (int window = 0; window < kWindows; ++window)
     other_rates[window] = multiply_adds_per_second(kWindowSeconds);
   return NULL;
@@ -142,7 +150,7 @@ static int compare(const void *a, const void *b) {
 enum { kStreamBytes = 64 << 20, kStreamPasses = 5 };
 static unsigned *streams[2];
 static double stream_seconds[2][kStreamPasses];
-static volatile int streams_ready;
+static int streams_arrived;
 
 /* Reads CPU `cpu`'s buffer kStreamPasses times, timing each pass; the two
    CPUs start together. */
@@ -151,9 +159,7 @@ static void *stream_on(void *cpu_arg) {
   const unsigned *words = streams[cpu];
   volatile unsigned sink = 0;
   (void)pin(cpu);
-  __atomic_add_fetch(&streams_ready, 1, __ATOMIC_ACQ_REL);
-  while (__atomic_load_n(&streams_ready, __ATOMIC_ACQUIRE) < 2)
-    ;
+  meet(&streams_arrived);
   for (int pass = 0; pass < kStreamPasses; ++pass) {
     unsigned total = 0;
     double start = now_us();
@@ -244,8 +250,7 @@ int main(void) {
   double scaling[kWindows];
   if (pthread_create(&thread, NULL, compute_on_cpu1, NULL) != 0)
     return 1;
-  while (!__atomic_load_n(&other_ready, __ATOMIC_ACQUIRE))
-    ;
+  meet(&compute_arrived);
   for (int window = 0; window < kWindows; ++window)
     scaling[window] = multiply_adds_per_second(kWindowSeconds);
   pthread_join(thread, NULL);

@@ -360,14 +360,14 @@ def main():
                         result["median_ms"])
                     mins[key + (engine,)] = min(
                         mins.get(key + (engine,), math.inf), result["min_ms"])
-            if name == "ResNet-18" and batch == 1 and max(threads) > 1:
-                # Both thread counts within the same seconds: apart, each
-                # cell lands in its own stretch of the machine's noise.
-                paired_scaling.append(run_json(
-                    [tgc, "bench", path, "--threads", str(max(threads)),
-                     "--scaling", "--iterations", str(runs), "--json",
-                     "--input", "input=" + npy]))
             if name == "ResNet-18" and batch == 1:
+                if max(threads) > 1:
+                    # Both thread counts within the same seconds: apart,
+                    # each cell lands in its own stretch of the noise.
+                    paired_scaling.append(run_json(
+                        [tgc, "bench", path, "--threads", str(max(threads)),
+                         "--scaling", "--iterations", str(runs), "--json",
+                         "--input", "input=" + npy]))
                 cross_core[-1]["after"] = run_core_probe(probe)
         if not wanted("matmul"):
             continue

@@ -84,18 +84,6 @@ std::string caseInput(StringRef caseDir, size_t index) {
 
 } // namespace
 
-SmallVector<double> readPairedOneThreadTimes(StringRef harnessOutput) {
-  SmallVector<double> times;
-  SmallVector<StringRef> lines;
-  harnessOutput.split(lines, '\n', -1, false);
-  for (StringRef line : lines) {
-    double ms;
-    if (line.consume_front("one ") && !line.trim().getAsDouble(ms))
-      times.push_back(ms);
-  }
-  return times;
-}
-
 double pairedSpeedup(ArrayRef<double> oneThread, ArrayRef<double> pooled) {
   SmallVector<double> ratios;
   for (auto [alone, together] : llvm::zip_equal(oneThread, pooled))
@@ -286,13 +274,13 @@ FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
                           << "): " << readFileTail(runLog);
 
   BenchSamples samples;
-  samples.runs = readHarnessTimes(times);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(times);
+  StringRef text = file ? (*file)->getBuffer() : "";
+  samples.runs = parseHarnessTimes(text);
   if (samples.runs.empty())
     return emitError(loc) << "the timing harness reported no runs";
-  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(times);
   if (scaling) {
-    samples.oneThreadRuns =
-        readPairedOneThreadTimes(text ? (*text)->getBuffer() : "");
+    samples.oneThreadRuns = parseHarnessTimes(text, "one");
     if (samples.oneThreadRuns.size() != samples.runs.size())
       return emitError(loc)
              << "the timing harness paired " << samples.oneThreadRuns.size()
@@ -301,8 +289,7 @@ FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
   }
   if (program.profiledKernels) {
     FailureOr<std::vector<KernelRate>> measured =
-        computeKernelRates(loc, program.manifest,
-                           parseKernelRows(text ? (*text)->getBuffer() : ""));
+        computeKernelRates(loc, program.manifest, parseKernelRows(text));
     if (failed(measured))
       return failure();
     samples.kernels = std::move(*measured);

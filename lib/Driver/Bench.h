@@ -62,11 +62,6 @@ struct LatencyStats {
 /// not be empty.
 LatencyStats summarizeLatencies(llvm::ArrayRef<double> times);
 
-/// The single-thread times of the bench harness's output with scaling on
-/// (its "one T" lines), in order.
-llvm::SmallVector<double>
-readPairedOneThreadTimes(llvm::StringRef harnessOutput);
-
 /// The median over the pairs of oneThread[i] / pooled[i]: how many times
 /// as fast the pool ran, each pair timed within one run's length. Both
 /// must have the same, nonzero, length.

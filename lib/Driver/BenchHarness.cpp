@@ -71,10 +71,13 @@ int main(int argc, char **argv) {{
   {{
     {0}_inputs inputs = {5};
     {0}_outputs outputs = {6};
+#define RUN_ALONE() {0}_run(&inputs, &outputs, arena)
 #define RUN()                                                                 \
   (pool ? {0}_run_parallel(&inputs, &outputs, arena, tgc_pool_parallel_for,  \
                            pool)                                             \
-        : {0}_run(&inputs, &outputs, arena))
+        : RUN_ALONE())
+/* Runs `call` into status and its time into `ms`. */
+#define TIMED(ms, call) (t = now_ms(), status |= (call), ms = now_ms() - t)
     /* Warm up: caches, page faults, the pool's threads; at least 3 runs
        and 100 ms, at most 1000 runs. */
     start = now_ms();
@@ -91,19 +94,11 @@ int main(int argc, char **argv) {{
        pair's pooled time. */
     for (i = 0; i < iterations && status == 0; ++i) {{
       double t, pooled, alone = 0;
-      if (scaling && i % 2) {{
-        t = now_ms();
-        status |= {0}_run(&inputs, &outputs, arena);
-        alone = now_ms() - t;
-      }
-      t = now_ms();
-      status |= RUN();
-      pooled = now_ms() - t;
-      if (scaling && i % 2 == 0) {{
-        t = now_ms();
-        status |= {0}_run(&inputs, &outputs, arena);
-        alone = now_ms() - t;
-      }
+      if (scaling && i % 2)
+        TIMED(alone, RUN_ALONE());
+      TIMED(pooled, RUN());
+      if (scaling && i % 2 == 0)
+        TIMED(alone, RUN_ALONE());
       printf("%.6f\n", pooled);
       if (scaling)
         printf("one %.6f\n", alone);

@@ -124,15 +124,21 @@ std::string cIoTable(StringRef name, const ModelSignature &signature) {
 std::string cNowMsFunction() { return kNowMs; }
 
 SmallVector<double> readHarnessTimes(StringRef path) {
-  SmallVector<double> times;
   ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(path);
-  if (!text)
-    return times;
+  return text ? parseHarnessTimes((*text)->getBuffer()) : SmallVector<double>();
+}
+
+SmallVector<double> parseHarnessTimes(StringRef text, StringRef label) {
+  SmallVector<double> times;
   SmallVector<StringRef> lines;
-  (*text)->getBuffer().split(lines, '\n', -1, false);
+  text.split(lines, '\n', -1, false);
   for (StringRef line : lines) {
     double ms;
-    if (!line.trim().getAsDouble(ms))
+    line = line.trim();
+    if (!label.empty() &&
+        !(line.consume_front(label) && line.consume_front(" ")))
+      continue;
+    if (!line.getAsDouble(ms))
       times.push_back(ms);
   }
   return times;

@@ -52,6 +52,11 @@ std::string cNowMsFunction();
 /// cannot be read.
 llvm::SmallVector<double> readHarnessTimes(llvm::StringRef path);
 
+/// The same from the harness's output `text`; with a `label`, the times of
+/// its lines "LABEL T" instead (the bench harness's "one T").
+llvm::SmallVector<double> parseHarnessTimes(llvm::StringRef text,
+                                            llvm::StringRef label = "");
+
 /// C text of `read_raw(path, bytes)`, which returns a malloc'd copy of a
 /// file that must hold exactly `bytes` bytes, and, with `withWrite`,
 /// `write_raw(path, data, bytes)`. Both exit with 2 after a message that
