@@ -37,6 +37,8 @@ namespace mlir::tgc {
 namespace {
 
 constexpr StringLiteral kPackageName = "net";
+/// The heuristic's build beside a tuned one (--against-heuristic).
+constexpr StringLiteral kHeuristicPackageName = "heuristic";
 
 /// A made-up input: uniform in [-1, 1) for floats (from a fixed
 /// generator, so runs are comparable), alternating 0 and 1 otherwise.
@@ -75,6 +77,20 @@ FailureOr<HostTensor> makeInput(MLIRContext &context, StringRef model,
   return tensor;
 }
 
+/// The package's C sources in `dir`, sorted; `skip` names files left out.
+std::vector<std::string> packageSources(StringRef dir,
+                                        ArrayRef<std::string> skip) {
+  std::vector<std::string> sources;
+  std::error_code ec;
+  for (sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (sys::path::extension(it->path()) == ".c" &&
+        !is_contained(skip, sys::path::filename(it->path()).str()))
+      sources.push_back(it->path());
+  llvm::sort(sources);
+  return sources;
+}
+
 /// The first data set's input_N.pb of a CASE folder, if there is one.
 std::string caseInput(StringRef caseDir, size_t index) {
   std::string path = joinPath(joinPath(caseDir, "test_data_set_0"),
@@ -84,10 +100,10 @@ std::string caseInput(StringRef caseDir, size_t index) {
 
 } // namespace
 
-double pairedSpeedup(ArrayRef<double> oneThread, ArrayRef<double> pooled) {
+double pairedSpeedup(ArrayRef<double> baseline, ArrayRef<double> timed) {
   SmallVector<double> ratios;
-  for (auto [alone, together] : llvm::zip_equal(oneThread, pooled))
-    ratios.push_back(alone / together);
+  for (auto [before, now] : llvm::zip_equal(baseline, timed))
+    ratios.push_back(before / now);
   return medianOf(ratios);
 }
 
@@ -121,6 +137,15 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
     return emitError(fileLoc(context, model))
            << "--scaling pairs runs on a pool with runs on one thread: it "
               "needs the C target and --threads 2 or more";
+  if (options.againstHeuristic &&
+      (options.target != "c" || options.kernels.tuningDb.empty()))
+    return emitError(fileLoc(context, model))
+           << "--against-heuristic pairs the build a tuning database makes "
+              "with the heuristic's: it needs the C target and --tuning-db";
+  if (options.againstHeuristic && options.scaling)
+    return emitError(fileLoc(context, model))
+           << "--against-heuristic and --scaling each pair every run with "
+              "another: give one";
 
   StringMap<std::string> given;
   for (const auto &[name, file] : options.inputs) {
@@ -180,6 +205,19 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
   if (failed(compileIntoFolder(context, model, packageDir, compileOptions,
                                printer, &compiled)))
     return failure();
+  // The same model and options, but no database: the heuristic's actions.
+  std::string heuristicDir;
+  if (options.againstHeuristic) {
+    heuristicDir = joinPath(scratch->path(), "heuristic");
+    if (std::error_code ec = sys::fs::create_directory(heuristicDir))
+      return emitError(loc) << heuristicDir << ": " << ec.message();
+    CompileOptions heuristic = compileOptions;
+    heuristic.name = kHeuristicPackageName.str();
+    heuristic.kernels.tuningDb.clear();
+    if (failed(compileIntoFolder(context, model, heuristicDir, heuristic,
+                                 printer, /*signature=*/nullptr)))
+      return failure();
+  }
   std::vector<std::string> inputFiles;
   for (auto [i, tensor] : enumerate(tensors)) {
     inputFiles.push_back(
@@ -212,9 +250,12 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
 
   // The harness and its build: the package's sources, the pool, this CPU.
   std::string harness = joinPath(scratchPath, "bench.c");
-  if (failed(writeFile(context, harness,
-                       generateBenchHarness(program.compiled, kPackageName,
-                                            profiledKernels))))
+  if (failed(writeFile(
+          context, harness,
+          generateBenchHarness(program.compiled, kPackageName, profiledKernels,
+                               heuristicDir.empty()
+                                   ? StringRef()
+                                   : StringRef(kHeuristicPackageName)))))
     return failure();
   const char *ccEnv = std::getenv("CC");
   StringRef cc = ccEnv && *ccEnv ? StringRef(ccEnv) : StringRef("cc");
@@ -224,18 +265,20 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
   for (StringRef flag : {"-std=c99", "-O3", "-march=native"})
     args.push_back(flag.str());
   args.push_back("-I" + packageDir);
+  if (!heuristicDir.empty())
+    args.push_back("-I" + heuristicDir);
   args.push_back(harness);
-  std::vector<std::string> sources;
-  std::error_code ec;
-  for (sys::fs::directory_iterator it(packageDir, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (sys::path::extension(it->path()) == ".c" &&
-        // A profiling harness includes the model's source itself.
-        !(profiledKernels &&
-          sys::path::filename(it->path()) == (kPackageName + ".c").str()))
-      sources.push_back(it->path());
-  llvm::sort(sources);
+  // A profiling harness includes the model's source itself.
+  std::vector<std::string> skipped;
+  if (profiledKernels)
+    skipped.push_back((kPackageName + ".c").str());
+  std::vector<std::string> sources = packageSources(packageDir, skipped);
   args.insert(args.end(), sources.begin(), sources.end());
+  if (!heuristicDir.empty()) {
+    // One pool for both: the first package's copy of the runtime.
+    sources = packageSources(heuristicDir, {"tgc_pool.c"});
+    args.insert(args.end(), sources.begin(), sources.end());
+  }
   std::string executable = joinPath(scratchPath, "bench");
   args.insert(args.end(), {"-o", executable, "-lm", "-pthread"});
   if (options.verbose)
@@ -252,16 +295,20 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
   program.executable = executable;
   program.manifest = std::move(manifest);
   program.profiledKernels = profiledKernels;
+  program.hasHeuristicBuild = !heuristicDir.empty();
   return program;
 }
 
 FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
                                         unsigned iterations, unsigned threads,
-                                        bool scaling) {
+                                        BenchPairing pairing) {
   Location loc = program.loc;
-  std::vector<std::string> run = {program.executable,
-                                  std::to_string(iterations),
-                                  std::to_string(threads), scaling ? "1" : "0"};
+  assert(
+      (pairing != BenchPairing::heuristicBuild || program.hasHeuristicBuild) &&
+      "the harness has no heuristic's build to pair with");
+  std::vector<std::string> run = {
+      program.executable, std::to_string(iterations), std::to_string(threads),
+      std::to_string(static_cast<int>(pairing))};
   run.insert(run.end(), program.inputFiles.begin(), program.inputFiles.end());
   StringRef scratchPath = program.scratch.path();
   std::string times = joinPath(scratchPath, "times.txt");
@@ -279,13 +326,14 @@ FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
   samples.runs = parseHarnessTimes(text);
   if (samples.runs.empty())
     return emitError(loc) << "the timing harness reported no runs";
-  if (scaling) {
-    samples.oneThreadRuns = parseHarnessTimes(text, "one");
-    if (samples.oneThreadRuns.size() != samples.runs.size())
+  if (pairing != BenchPairing::none) {
+    bool oneThread = pairing == BenchPairing::oneThread;
+    samples.pairedRuns = parseHarnessTimes(text, oneThread ? "one" : "other");
+    if (samples.pairedRuns.size() != samples.runs.size())
       return emitError(loc)
-             << "the timing harness paired " << samples.oneThreadRuns.size()
-             << " of " << samples.runs.size()
-             << " runs with a run on one thread";
+             << "the timing harness paired " << samples.pairedRuns.size()
+             << " of " << samples.runs.size() << " runs with a run "
+             << (oneThread ? "on one thread" : "of the heuristic's build");
   }
   if (program.profiledKernels) {
     FailureOr<std::vector<KernelRate>> measured =
@@ -308,19 +356,29 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
     return benchCudaPackage(
         program->loc, path, program->packageDir, program->scratch.path(),
         kPackageName, program->compiled, program->inputFiles, options, out);
-  FailureOr<BenchSamples> samples = runBenchProgram(
-      *program, options.iterations, options.threads, options.scaling);
+  BenchPairing pairing = options.scaling ? BenchPairing::oneThread
+                         : options.againstHeuristic
+                             ? BenchPairing::heuristicBuild
+                             : BenchPairing::none;
+  FailureOr<BenchSamples> samples =
+      runBenchProgram(*program, options.iterations, options.threads, pairing);
   if (failed(samples))
     return failure();
   LatencyStats stats = summarizeLatencies(samples->runs);
   const std::vector<KernelRate> &rates = samples->kernels;
   bool profiled = program->profiledKernels > 0;
-  std::optional<LatencyStats> oneThread;
+  // The paired runs' statistics, and the median over the pairs of the
+  // paired run's time over the timed one's.
+  std::optional<LatencyStats> paired;
   double speedup = 0;
-  if (options.scaling) {
-    oneThread = summarizeLatencies(samples->oneThreadRuns);
-    speedup = pairedSpeedup(samples->oneThreadRuns, samples->runs);
+  if (pairing != BenchPairing::none) {
+    paired = summarizeLatencies(samples->pairedRuns);
+    speedup = pairedSpeedup(samples->pairedRuns, samples->runs);
   }
+  auto statsJson = [](const LatencyStats &s) {
+    return json::Object{
+        {"min_ms", s.minMs}, {"median_ms", s.medianMs}, {"p90_ms", s.p90Ms}};
+  };
   if (options.json) {
     json::Object result{{"model", path.str()},
                         {"threads", (int64_t)options.threads},
@@ -328,11 +386,12 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                         {"min_ms", stats.minMs},
                         {"median_ms", stats.medianMs},
                         {"p90_ms", stats.p90Ms}};
-    if (oneThread) {
-      result["one_thread"] = json::Object{{"min_ms", oneThread->minMs},
-                                          {"median_ms", oneThread->medianMs},
-                                          {"p90_ms", oneThread->p90Ms}};
+    if (pairing == BenchPairing::oneThread) {
+      result["one_thread"] = statsJson(*paired);
       result["speedup"] = speedup;
+    } else if (pairing == BenchPairing::heuristicBuild) {
+      result["heuristic"] = statsJson(*paired);
+      result["tuned_speedup"] = speedup;
     }
     if (profiled) {
       result["kernels_median_ms"] = sumKernelMedians(rates);
@@ -346,12 +405,17 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
                  path, stats.minMs, stats.medianMs, stats.p90Ms,
                  stats.iterations, options.threads,
                  options.threads == 1 ? "" : "s");
-  if (oneThread)
+  if (pairing == BenchPairing::oneThread)
     out << formatv("  paired with 1 thread: min {0:f3} ms, median {1:f3} ms, "
                    "p90 {2:f3} ms; {3} threads {4:f2}x as fast (the median "
                    "over the pairs)\n",
-                   oneThread->minMs, oneThread->medianMs, oneThread->p90Ms,
+                   paired->minMs, paired->medianMs, paired->p90Ms,
                    options.threads, speedup);
+  else if (pairing == BenchPairing::heuristicBuild)
+    out << formatv("  paired with the heuristic's build: min {0:f3} ms, "
+                   "median {1:f3} ms, p90 {2:f3} ms; the tuned build {3:f2}x "
+                   "as fast (the median over the pairs)\n",
+                   paired->minMs, paired->medianMs, paired->p90Ms, speedup);
   if (profiled)
     printKernelTable(out, rates,
                      (kPackageName + "_run with " + kPackageName.upper() +

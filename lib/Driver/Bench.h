@@ -41,6 +41,11 @@ struct BenchOptions {
   /// process, for the speedup the pool gives; apart, the two thread counts
   /// land in different seconds of a shared machine.
   bool scaling = false;
+  /// --against-heuristic (C target, with --tuning-db): each timed run is
+  /// paired with one of the same model built with the heuristic's actions
+  /// (no database), on the same threads, in turns in one process: how much
+  /// the database gains, read in the same seconds of a shared machine.
+  bool againstHeuristic = false;
   /// --profile (C target): each kernel's time too, from as many runs again
   /// of a build whose NAME_KERNEL_DONE hook reads the clock. The batch is
   /// then computed in one sequence of kernels, not images side by side.
@@ -62,11 +67,12 @@ struct LatencyStats {
 /// not be empty.
 LatencyStats summarizeLatencies(llvm::ArrayRef<double> times);
 
-/// The median over the pairs of oneThread[i] / pooled[i]: how many times
-/// as fast the pool ran, each pair timed within one run's length. Both
+/// The median over the pairs of baseline[i] / timed[i]: how many times as
+/// fast the timed runs were (the pool against one thread, a tuned build
+/// against the heuristic's), each pair timed within one run's length. Both
 /// must have the same, nonzero, length.
-double pairedSpeedup(llvm::ArrayRef<double> oneThread,
-                     llvm::ArrayRef<double> pooled);
+double pairedSpeedup(llvm::ArrayRef<double> baseline,
+                     llvm::ArrayRef<double> timed);
 
 /// A model compiled for this host behind the timing harness, ready to run
 /// (or, for target "cuda", compiled only).
@@ -81,6 +87,8 @@ struct BenchProgram {
   /// With --profile: the manifest's text and its kernel count.
   std::string manifest;
   unsigned profiledKernels = 0;
+  /// With --against-heuristic: the heuristic's build is linked in too.
+  bool hasHeuristicBuild = false;
 };
 
 /// Compiles `path` as `options` say and builds the harness around it.
@@ -95,17 +103,26 @@ struct KernelRate;
 /// profile each kernel's statistics over the same number of runs.
 struct BenchSamples {
   llvm::SmallVector<double> runs;
-  /// With scaling: the single-thread run paired with each of `runs`.
-  llvm::SmallVector<double> oneThreadRuns;
+  /// With a pairing: the run paired with each of `runs`.
+  llvm::SmallVector<double> pairedRuns;
   std::vector<KernelRate> kernels;
 };
 
+/// What each timed run of a BenchProgram is paired with.
+enum class BenchPairing {
+  none,
+  /// NAME_run on the calling thread alone (--scaling).
+  oneThread,
+  /// The heuristic's build on the same threads (--against-heuristic; the
+  /// program must have it).
+  heuristicBuild,
+};
+
 /// Runs `program` (`iterations` timed runs, 0 for about two seconds'
-/// worth, on `threads` threads; with `scaling`, each paired with a run on
-/// one thread).
-FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
-                                        unsigned iterations, unsigned threads,
-                                        bool scaling = false);
+/// worth, on `threads` threads, each paired as `pairing` says).
+FailureOr<BenchSamples>
+runBenchProgram(const BenchProgram &program, unsigned iterations,
+                unsigned threads, BenchPairing pairing = BenchPairing::none);
 
 /// `tgc bench`: compiles `path` (a model file or a CASE folder) for this
 /// host, builds it with a timing harness (the C compiler's -O3
@@ -114,25 +131,30 @@ FailureOr<BenchSamples> runBenchProgram(const BenchProgram &program,
 /// `json` one object {"model", "threads", "iterations", "min_ms",
 /// "median_ms", "p90_ms"}; with `scaling` also "one_thread" (the paired
 /// single-thread runs' min_ms, median_ms and p90_ms) and "speedup" (the
-/// median over the pairs of the single-thread time over the pooled one). With
-/// target "cuda", the CUDA package is timed instead, and each kernel too (see
-/// GpuBench.h).
+/// median over the pairs of the single-thread time over the pooled one); with
+/// `againstHeuristic` also "heuristic" (the paired runs of the heuristic's
+/// build) and "tuned_speedup" (the median over the pairs of the heuristic's
+/// time over the tuned one). With target "cuda", the CUDA package is timed
+/// instead, and each kernel too (see GpuBench.h).
 LogicalResult benchModel(MLIRContext &context, llvm::StringRef path,
                          const BenchOptions &options,
                          DiagnosticPrinter *printer, llvm::raw_ostream &out);
 
 /// The C source of the timing harness for package `name`, whose inputs and
 /// outputs are `signature`'s, every dimension bound: its arguments are the
-/// iteration count (0: automatic), the thread count, 1 to pair each run
-/// with one on a single thread (else 0) and one raw input file per input;
-/// it prints one run time in milliseconds per line, each followed by
-/// "one T" with the paired single-thread time. With
-/// `profiledKernels` (the package's kernel count), it includes NAME.c
-/// itself (which is then not compiled apart), its hook defined, and prints
-/// a line "kernels T0 T1 ..." per run after the latency runs.
+/// iteration count (0: automatic), the thread count, what to pair each run
+/// with (0: nothing, 1: a run on a single thread, 2: a run of package
+/// `otherName`) and one raw input file per input; it prints one run time
+/// in milliseconds per line, each followed by "one T" or "other T" with
+/// the paired time. With `profiledKernels` (the package's kernel count),
+/// it includes NAME.c itself (which is then not compiled apart), its hook
+/// defined, and prints a line "kernels T0 T1 ..." per run after the
+/// latency runs. `otherName`, if given, is another build of the same model
+/// (same inputs and outputs), linked in beside it.
 std::string generateBenchHarness(const ModelSignature &signature,
                                  llvm::StringRef name,
-                                 unsigned profiledKernels = 0);
+                                 unsigned profiledKernels = 0,
+                                 llvm::StringRef otherName = {});
 
 } // namespace mlir::tgc
 

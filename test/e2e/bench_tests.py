@@ -3,8 +3,8 @@
 Its JSON carries the statistics a benchmark script reads, in order
 (min <= median <= p90), for the runs asked for; it takes a CASE folder,
 --input files, made-up inputs and a thread count, and pairs runs on two
-threads with runs on one; it reports a wrong input by name and leaves no
-scratch files behind.
+threads with runs on one, and a tuned build's runs with the heuristic's;
+it reports a wrong input by name and leaves no scratch files behind.
 """
 
 import json
@@ -71,6 +71,66 @@ def scaling(env):
                                     expect_ok=False)
     check(status == 1 and "--scaling" in stderr and "--threads 2" in stderr,
           "one thread with --scaling: exit %d\n%s" % (status, stderr))
+    env.check_no_scratch_left()
+
+
+def against_heuristic(env):
+    """--against-heuristic pairs each run of the build a tuning database
+    makes with one of the heuristic's build, linked into the same harness
+    (one copy of the pool): the heuristic's statistics in order, and the
+    median of the pairs' ratios within what any pairing of the two sets of
+    runs gives. Its entry for the first layer is edited to other actions,
+    so the two builds differ. Without --tuning-db, or with --scaling, it is
+    an error naming the flags."""
+    db = env.path("mlp_db.json")
+    env.tgc_cmd("tune", env.model("mlp"), "-o", db, "--beam", "1",
+                "--timeout-ms", "50", "--budget-s", "1")
+    with open(db) as f:
+        data = json.load(f)
+    edited = [e for e in data["entries"] if e["kernel"] == "r_1_512_784"]
+    check(len(edited) == 1, "no entry for the first layer: %s" % data)
+    edited[0]["actions"] = ["PACK(0,8,1)", "UPCAST(0,8)", "UPCAST(0,2)"]
+    check(edited[0]["actions"] != edited[0]["heuristic_actions"],
+          "the edit is the heuristic's choice: %s" % edited[0])
+    with open(db, "w") as f:
+        json.dump(data, f)
+
+    result = bench_json(env, env.model("mlp"), "--tuning-db", db,
+                        "--against-heuristic", "--threads", "2",
+                        "--iterations", "4")
+    heuristic = result.get("heuristic")
+    check(heuristic is not None and "tuned_speedup" in result and
+          "one_thread" not in result,
+          "no heuristic or tuned_speedup: %s" % result)
+    check(0 < heuristic["min_ms"] <= heuristic["median_ms"] <=
+          heuristic["p90_ms"], "heuristic statistics out of order: %s" %
+          heuristic)
+    check(result["iterations"] == 4, "asked for 4 pairs: %s" % result)
+    least = heuristic["min_ms"] / result["p90_ms"]
+    most = heuristic["p90_ms"] / result["min_ms"]
+    check(least <= result["tuned_speedup"] <= most,
+          "tuned_speedup %.3f outside [%.3f, %.3f]" %
+          (result["tuned_speedup"], least, most))
+
+    _, stdout, stderr = env.tgc_cmd("bench", env.model("mlp"), "--tuning-db",
+                                    db, "--against-heuristic",
+                                    "--iterations", "2", "-v")
+    check("paired with the heuristic's build" in stdout and
+          "the tuned build" in stdout,
+          "no paired line in the text:\n" + stdout)
+    cc = [line for line in stderr.splitlines() if "bench.c" in line]
+    check(len(cc) == 1 and "/heuristic/heuristic.c" in cc[0] and
+          "/package/net.c" in cc[0] and cc[0].count("tgc_pool.c") == 1,
+          "the harness is not built from both packages and one pool:\n" +
+          stderr)
+
+    for flags, named in ((["--against-heuristic"], "--tuning-db"),
+                         (["--against-heuristic", "--tuning-db", db,
+                           "--threads", "2", "--scaling"], "--scaling")):
+        status, _, stderr = env.tgc_cmd("bench", env.model("mlp"), *flags,
+                                        expect_ok=False)
+        check(status == 1 and "--against-heuristic" in stderr and
+              named in stderr, "%s: exit %d\n%s" % (flags, status, stderr))
     env.check_no_scratch_left()
 
 
@@ -168,6 +228,6 @@ def unknown_input(env):
 
 if __name__ == "__main__":
     main({"json_output": json_output, "threads": threads, "scaling": scaling,
-          "inputs": inputs,
+          "against_heuristic": against_heuristic, "inputs": inputs,
           "profile": profile, "profile_image_loop": profile_image_loop,
           "unknown_input": unknown_input})

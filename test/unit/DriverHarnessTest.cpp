@@ -1,10 +1,13 @@
 //===- DriverHarnessTest.cpp - tests for the run harness -------*- C++ -*-===//
 //
 // The generated C harness fills the package's I/O structs positionally with
-// buffers of the signature's sizes; output file names are safe paths.
+// buffers of the signature's sizes; output file names are safe paths. The
+// bench harness links a second build in where asked, and its pairs are read
+// by their ratios.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Driver/Bench.h"
 #include "Driver/Harness.h"
 #include "Driver/HostRunner.h"
 
@@ -79,4 +82,29 @@ TEST_CASE("tensor names become safe file names", "[harness]") {
   CHECK(tensorFileStem("") == "_");
   CHECK(withoutFilePrefix("x.npy: truncated", "x.npy") == "truncated");
   CHECK(withoutFilePrefix("y.npy: truncated", "x.npy") == "y.npy: truncated");
+}
+
+TEST_CASE("a bench harness pairs with a second package where given",
+          "[harness]") {
+  ModelSignature signature;
+  signature.inputs.push_back(spec("x", DType::Float, {4}));
+  signature.outputs.push_back(spec("y", DType::Float, {4}));
+  std::string alone = generateBenchHarness(signature, "net");
+  CHECK_THAT(alone, Contains("#define HAS_OTHER 0"));
+  CHECK_THAT(alone, !Contains("heuristic"));
+  std::string paired = generateBenchHarness(signature, "net", 0, "heuristic");
+  CHECK_THAT(paired, Contains("#include \"heuristic.h\""));
+  CHECK_THAT(paired, Contains("#define HAS_OTHER 1"));
+  CHECK_THAT(paired, Contains("HEURISTIC_ARENA_BYTES"));
+  CHECK_THAT(paired, Contains("heuristic_inputs inputs = {in[0]};"));
+  CHECK_THAT(paired, Contains("heuristic_run_parallel(&inputs, &outputs, "
+                              "other_arena,"));
+}
+
+TEST_CASE("a paired speedup is the median of the pairs' ratios", "[harness]") {
+  // Not the ratio of the medians (4 / 2 = 2): each pair shares its
+  // seconds of the machine, and the pairs' ratios are 1, 3 and 1.5.
+  double baseline[] = {2, 6, 4};
+  double timed[] = {2, 2, 8.0 / 3};
+  CHECK(pairedSpeedup(baseline, timed) == Approx(1.5));
 }

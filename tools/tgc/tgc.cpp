@@ -251,6 +251,12 @@ void addBench(CLI::App &app, Arguments &args) {
                 "one on a single thread, in turns in the same process, and "
                 "print both and the median over the pairs of their ratio "
                 "(JSON: one_thread, speedup)");
+  cmd->add_flag("--against-heuristic", args.bench.againstHeuristic,
+                "with --tuning-db (C only): pair each timed run with one of "
+                "the same model built with the heuristic's actions, on the "
+                "same threads, in turns in the same process, and print both "
+                "and the median over the pairs of their ratio (JSON: "
+                "heuristic, tuned_speedup)");
   cmd->add_flag("--profile", args.bench.profile,
                 "C: each kernel's time inside the model too (as many runs "
                 "again, with the package's NAME_KERNEL_DONE hook reading "
