@@ -28,6 +28,14 @@ TensorSpec spec(const char *name, DType dtype,
   return s;
 }
 
+/// A model of one float input x and one float output y, 4 elements each.
+ModelSignature vectorToVector() {
+  ModelSignature signature;
+  signature.inputs.push_back(spec("x", DType::Float, {4}));
+  signature.outputs.push_back(spec("y", DType::Float, {4}));
+  return signature;
+}
+
 } // namespace
 
 TEST_CASE("tensorBytes multiplies the shape by the element size", "[harness]") {
@@ -56,9 +64,7 @@ TEST_CASE("the harness matches the signature", "[harness]") {
 
 TEST_CASE("a harness for several threads runs the model on the pool",
           "[harness]") {
-  ModelSignature signature;
-  signature.inputs.push_back(spec("x", DType::Float, {4}));
-  signature.outputs.push_back(spec("y", DType::Float, {4}));
+  ModelSignature signature = vectorToVector();
   std::string c = generateHarness(signature, "net", 3);
   CHECK_THAT(c, Contains("#define THREADS 3"));
   CHECK_THAT(c, Contains("#include \"tgc_pool.h\""));
@@ -86,9 +92,7 @@ TEST_CASE("tensor names become safe file names", "[harness]") {
 
 TEST_CASE("a bench harness pairs with a second package where given",
           "[harness]") {
-  ModelSignature signature;
-  signature.inputs.push_back(spec("x", DType::Float, {4}));
-  signature.outputs.push_back(spec("y", DType::Float, {4}));
+  ModelSignature signature = vectorToVector();
   std::string alone = generateBenchHarness(signature, "net");
   CHECK_THAT(alone, Contains("#define HAS_OTHER 0"));
   CHECK_THAT(alone, !Contains("heuristic"));
