@@ -27,7 +27,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 
 using namespace llvm;
@@ -89,6 +91,25 @@ std::vector<std::string> packageSources(StringRef dir,
       sources.push_back(it->path());
   llvm::sort(sources);
   return sources;
+}
+
+/// The manifest of package `name` in `dir`, or "" if it has none.
+std::string readManifest(StringRef dir, StringRef name) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text =
+      MemoryBuffer::getFile(joinPath(dir, name + ".json"));
+  return text ? (*text)->getBuffer().str() : std::string();
+}
+
+/// How many of `tuned`'s kernel choices (manifestKernelChoices) are not
+/// among `heuristic`'s, each of those counting once.
+unsigned countChoicesNotIn(std::vector<std::string> tuned,
+                           std::vector<std::string> heuristic) {
+  llvm::sort(tuned);
+  llvm::sort(heuristic);
+  std::vector<std::string> missing;
+  std::set_difference(tuned.begin(), tuned.end(), heuristic.begin(),
+                      heuristic.end(), std::back_inserter(missing));
+  return missing.size();
 }
 
 /// The first data set's input_N.pb of a CASE folder, if there is one.
@@ -235,17 +256,22 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
     return program;
   StringRef scratchPath = program.scratch.path();
 
-  std::string manifest;
+  std::string manifest = readManifest(packageDir, kPackageName);
+  if (manifest.empty() && (options.profile || options.againstHeuristic))
+    return emitError(loc) << "the package has no manifest";
   unsigned profiledKernels = 0;
   if (options.profile) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> text =
-        MemoryBuffer::getFile(joinPath(packageDir, kPackageName + ".json"));
-    if (!text)
-      return emitError(loc) << "the package has no manifest";
-    manifest = (*text)->getBuffer().str();
     profiledKernels = countManifestKernels(manifest);
     if (!profiledKernels)
       return emitError(loc) << "--profile: the package has no kernels to time";
+  }
+  if (options.againstHeuristic) {
+    std::vector<std::string> tuned = manifestKernelChoices(manifest);
+    program.kernelCount = tuned.size();
+    program.tunedKernels = countChoicesNotIn(
+        std::move(tuned),
+        manifestKernelChoices(
+            readManifest(heuristicDir, kHeuristicPackageName)));
   }
 
   // The harness and its build: the package's sources, the pool, this CPU.
@@ -392,6 +418,7 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
     } else if (pairing == BenchPairing::heuristicBuild) {
       result["heuristic"] = statsJson(*paired);
       result["tuned_speedup"] = speedup;
+      result["tuned_kernels"] = (int64_t)program->tunedKernels;
     }
     if (profiled) {
       result["kernels_median_ms"] = sumKernelMedians(rates);
@@ -414,8 +441,10 @@ LogicalResult benchModel(MLIRContext &context, StringRef path,
   else if (pairing == BenchPairing::heuristicBuild)
     out << formatv("  paired with the heuristic's build: min {0:f3} ms, "
                    "median {1:f3} ms, p90 {2:f3} ms; the tuned build {3:f2}x "
-                   "as fast (the median over the pairs)\n",
-                   paired->minMs, paired->medianMs, paired->p90Ms, speedup);
+                   "as fast (the median over the pairs; {4} of its {5} "
+                   "kernels are not the heuristic's)\n",
+                   paired->minMs, paired->medianMs, paired->p90Ms, speedup,
+                   program->tunedKernels, program->kernelCount);
   if (profiled)
     printKernelTable(out, rates,
                      (kPackageName + "_run with " + kPackageName.upper() +

@@ -87,8 +87,11 @@ struct BenchProgram {
   /// With --profile: the manifest's text and its kernel count.
   std::string manifest;
   unsigned profiledKernels = 0;
-  /// With --against-heuristic: the heuristic's build is linked in too.
+  /// With --against-heuristic: the heuristic's build is linked in too, and
+  /// `tunedKernels` of the package's `kernelCount` kernels are not among
+  /// its kernels with the same actions (another graph choice, or actions).
   bool hasHeuristicBuild = false;
+  unsigned tunedKernels = 0, kernelCount = 0;
 };
 
 /// Compiles `path` as `options` say and builds the harness around it.
@@ -133,8 +136,9 @@ runBenchProgram(const BenchProgram &program, unsigned iterations,
 /// single-thread runs' min_ms, median_ms and p90_ms) and "speedup" (the
 /// median over the pairs of the single-thread time over the pooled one); with
 /// `againstHeuristic` also "heuristic" (the paired runs of the heuristic's
-/// build) and "tuned_speedup" (the median over the pairs of the heuristic's
-/// time over the tuned one). With target "cuda", the CUDA package is timed
+/// build), "tuned_speedup" (the median over the pairs of the heuristic's
+/// time over the tuned one) and "tuned_kernels" (how many of the tuned
+/// build's kernels the heuristic's has not, with the same actions). With target "cuda", the CUDA package is timed
 /// instead, and each kernel too (see GpuBench.h).
 LogicalResult benchModel(MLIRContext &context, llvm::StringRef path,
                          const BenchOptions &options,

@@ -78,6 +78,25 @@ unsigned countManifestKernels(StringRef manifestText) {
   return kernels ? kernels->size() : 0;
 }
 
+std::vector<std::string> manifestKernelChoices(StringRef manifestText) {
+  std::vector<std::string> choices;
+  Expected<json::Value> parsed = json::parse(manifestText);
+  if (!parsed) {
+    consumeError(parsed.takeError());
+    return choices;
+  }
+  if (const json::Array *kernels = manifestKernels(*parsed))
+    for (const json::Value &value : *kernels)
+      if (const json::Object *kernel = value.getAsObject()) {
+        std::string choice = kernel->getString("name").value_or("").str();
+        if (std::string opts = formatOpts(kernel->getArray("opts"));
+            !opts.empty())
+          choice += " " + opts;
+        choices.push_back(std::move(choice));
+      }
+  return choices;
+}
+
 FailureOr<std::vector<KernelRate>>
 computeKernelRates(Location loc, StringRef manifestText,
                    ArrayRef<std::vector<double>> kernelTimes) {

@@ -44,6 +44,12 @@ std::vector<std::vector<double>> parseKernelRows(llvm::StringRef text);
 /// manifest).
 unsigned countManifestKernels(llvm::StringRef manifestText);
 
+/// Each kernel of the manifest `manifestText`, in order, as its name
+/// (without the package's prefix) and its opt actions: "NAME OPT OPT ...".
+/// Two builds of a model run the same code for a kernel where these are
+/// equal. Empty when it is no manifest.
+std::vector<std::string> manifestKernelChoices(llvm::StringRef manifestText);
+
 /// Joins the manifest `manifestText`'s kernels with `kernelTimes` (one row
 /// per timed run, one column per kernel in the manifest's order). Emits an
 /// error at `loc` and fails when they do not match.

@@ -9,6 +9,7 @@
 
 #include "Driver/Bench.h"
 #include "Driver/Harness.h"
+#include "Driver/KernelTimes.h"
 #include "Driver/HostRunner.h"
 
 #include <catch2/catch.hpp>
@@ -111,4 +112,17 @@ TEST_CASE("a paired speedup is the median of the pairs' ratios", "[harness]") {
   double baseline[] = {2, 6, 4};
   double timed[] = {2, 2, 8.0 / 3};
   CHECK(pairedSpeedup(baseline, timed) == Approx(1.5));
+}
+
+TEST_CASE("a manifest's kernel choices are names with their actions",
+          "[harness]") {
+  const char *manifest = R"json({"kernels": [
+    {"name": "r_4_8", "function": "net_r_4_8",
+     "opts": ["UPCAST(1,8)", "UPCAST(0,4)"]},
+    {"name": "E_4", "function": "net_E_4"}]})json";
+  std::vector<std::string> choices = manifestKernelChoices(manifest);
+  REQUIRE(choices.size() == 2);
+  CHECK(choices[0] == "r_4_8 UPCAST(1,8) UPCAST(0,4)");
+  CHECK(choices[1] == "E_4");
+  CHECK(manifestKernelChoices("{").empty());
 }

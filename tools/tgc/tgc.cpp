@@ -256,7 +256,8 @@ void addBench(CLI::App &app, Arguments &args) {
                 "the same model built with the heuristic's actions, on the "
                 "same threads, in turns in the same process, and print both "
                 "and the median over the pairs of their ratio (JSON: "
-                "heuristic, tuned_speedup)");
+                "heuristic, tuned_speedup, tuned_kernels: how many kernels "
+                "are not the heuristic's)");
   cmd->add_flag("--profile", args.bench.profile,
                 "C: each kernel's time inside the model too (as many runs "
                 "again, with the package's NAME_KERNEL_DONE hook reading "
