@@ -322,6 +322,7 @@ def main():
     # beam_speedups[(name, threads)]: per round, the tuned package's paired
     # speedup over the heuristic's (tgc bench --against-heuristic)
     beam_speedups = {}
+    tuned_kernels = {}  # name -> kernels not the heuristic's (--against-...)
     for round_index in range(args.rounds):
         for name, path, batch, shape, runs, torch_name in entries:
             if name == "ResNet-18" and batch == 1:
@@ -354,9 +355,10 @@ def main():
                              "--iterations", str(runs), "--json", "--input",
                              "input=" + npy, "--tuning-db", tuning_dbs[path]]
                     measured["tuned"] = run_json(tuned)
+                    paired = run_json(tuned + ["--against-heuristic"])
                     beam_speedups.setdefault((name, t), []).append(
-                        run_json(tuned + ["--against-heuristic"])
-                        ["tuned_speedup"])
+                        paired["tuned_speedup"])
+                    tuned_kernels[name] = paired["tuned_kernels"]
                 measured["ort"] = run_json(
                     ["node", os.path.join(ROOT, "bench", "ort_bench.js"), path,
                      shape_text, str(t), str(runs)],
@@ -410,7 +412,7 @@ def main():
 
     write_report(args, results, mins, threads, ort_version, openblas,
                  blas_check, tune_seconds, cross_core, paired_scaling, same_c,
-                 beam_speedups)
+                 beam_speedups, tuned_kernels)
 
 
 def build_core_probe(build):
@@ -499,7 +501,7 @@ def paired_ratio(results, slower, faster):
 
 def write_report(args, results, mins, threads, ort_version, openblas,
                  blas_check, tune_seconds, cross_core, paired_scaling,
-                 same_c, beam_speedups):
+                 same_c, beam_speedups, tuned_kernels):
     best = {key: min(values) for key, values in results.items()}
     lines = []
     add = lines.append
@@ -607,11 +609,15 @@ def write_report(args, results, mins, threads, ort_version, openblas,
                     " geometric mean **%.2fx** faster over %d models (goal >= "
                     "1.2x; per model, the median of the rounds' speedups, "
                     "each the median over its runs paired with the "
-                    "heuristic's in one process: %s)."
+                    "heuristic's in one process, and how many kernels are "
+                    "not the heuristic's: %s)."
                     % (t, "" if t == 1 else "s", geomean(speedups),
                        len(speedups), ", ".join(
                            "%s %s" % (n, "1.00x (the same C)" if n in same_c
-                                      else "%.2fx" % r)
+                                      else "%.2fx (%d kernel%s)" % (
+                                          r, tuned_kernels[n],
+                                          "" if tuned_kernels[n] == 1
+                                          else "s"))
                            for n, r in zip(names, speedups))))
         for name, seconds in tune_seconds.items():
             add("- Tuning %s (tgc tune --beam 2, %d CPUs, shared): %.0f s%s." %
