@@ -111,14 +111,15 @@ struct BenchSamples {
   std::vector<KernelRate> kernels;
 };
 
-/// What each timed run of a BenchProgram is paired with.
+/// What each timed run of a BenchProgram is paired with; the value is the
+/// harness's PAIR argument (generateBenchHarness).
 enum class BenchPairing {
-  none,
+  none = 0,
   /// NAME_run on the calling thread alone (--scaling).
-  oneThread,
+  oneThread = 1,
   /// The heuristic's build on the same threads (--against-heuristic; the
   /// program must have it).
-  heuristicBuild,
+  heuristicBuild = 2,
 };
 
 /// Runs `program` (`iterations` timed runs, 0 for about two seconds'
@@ -138,8 +139,9 @@ runBenchProgram(const BenchProgram &program, unsigned iterations,
 /// `againstHeuristic` also "heuristic" (the paired runs of the heuristic's
 /// build), "tuned_speedup" (the median over the pairs of the heuristic's
 /// time over the tuned one) and "tuned_kernels" (how many of the tuned
-/// build's kernels the heuristic's has not, with the same actions). With target "cuda", the CUDA package is timed
-/// instead, and each kernel too (see GpuBench.h).
+/// build's kernels the heuristic's has not, with the same actions). With
+/// target "cuda", the CUDA package is timed instead, and each kernel too
+/// (see GpuBench.h).
 LogicalResult benchModel(MLIRContext &context, llvm::StringRef path,
                          const BenchOptions &options,
                          DiagnosticPrinter *printer, llvm::raw_ostream &out);

@@ -53,7 +53,8 @@ std::string cNowMsFunction();
 llvm::SmallVector<double> readHarnessTimes(llvm::StringRef path);
 
 /// The same from the harness's output `text`; with a `label`, the times of
-/// its lines "LABEL T" instead (the bench harness's "one T").
+/// its lines "LABEL T" instead (the bench harness's "one T" and
+/// "other T").
 llvm::SmallVector<double> parseHarnessTimes(llvm::StringRef text,
                                             llvm::StringRef label = "");
 
