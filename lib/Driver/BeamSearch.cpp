@@ -32,6 +32,7 @@
 #include "Driver/Statistics.h"
 #include "Driver/Subprocess.h"
 #include "Driver/TuneHarness.h"
+#include "Runtime/RuntimeFiles.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -547,18 +548,20 @@ void Search::compileShared(const Candidate &first) {
                  harness({kName.str()})))
     return;
   SmallVector<std::string> objects;
-  for (StringRef file : {"harness", "tgc_pool"}) {
+  for (StringRef source :
+       {StringRef("harness.c"), StringRef(kPoolSourceName)}) {
     std::vector<std::string> args = compiler;
-    std::string object = joinPath(options.workDir, file + Twine(".o"));
-    std::string dir = file == "harness" ? options.workDir : first.dir;
+    std::string object =
+        joinPath(options.workDir, source.drop_back(2) + Twine(".o"));
+    std::string dir = source == "harness.c" ? options.workDir : first.dir;
     args.insert(args.end(), {"-std=c99", "-I" + first.dir, "-c",
-                             joinPath(dir, file + Twine(".c")), "-o", object});
+                             joinPath(dir, source), "-o", object});
     std::string error;
     int status = runProgram(args, std::nullopt, std::nullopt, error);
     if (status != 0) {
       // Each candidate compiles them itself then.
       if (compilerLimited && stoppedByTimeout(status))
-        note(file + " took over " +
+        note(source + " took over " +
              std::to_string(options.compileTimeoutSeconds) +
              " s to compile; each candidate compiles its own");
       return;
@@ -632,7 +635,7 @@ void Search::buildAndCompile(MutableArrayRef<Candidate> candidates,
     args.push_back(joinPath(candidate.dir, kName + ".c"));
     if (sharedObjects.empty()) {
       args.push_back(joinPath(options.workDir, "harness.c"));
-      args.push_back(joinPath(candidate.dir, "tgc_pool.c"));
+      args.push_back(joinPath(candidate.dir, kPoolSourceName));
     }
     args.insert(args.end(), sharedObjects.begin(), sharedObjects.end());
     args.insert(args.end(),
@@ -717,8 +720,8 @@ void Search::remeasure(ArrayRef<OptAction> heuristic, ArrayRef<OptAction> best,
     args.insert(args.end(),
                 {"-std=c99", "-pipe", "-I" + pair[0].dir, "-I" + pair[1].dir,
                  joinPath(pair[0].dir, "h.c"), joinPath(pair[1].dir, "b.c"),
-                 joinPath(dir, "harness.c"), joinPath(dir, "tgc_pool.c"), "-o",
-                 executable, "-lm", "-pthread"});
+                 joinPath(dir, "harness.c"), joinPath(dir, kPoolSourceName),
+                 "-o", executable, "-lm", "-pthread"});
     int status = runProgram(args, StringRef(log), StringRef(log), error);
     if (compilerLimited && stoppedByTimeout(status)) {
       note("the heuristic's choice and the best took over " +

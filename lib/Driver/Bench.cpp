@@ -17,6 +17,7 @@
 #include "Driver/StagingDir.h"
 #include "Driver/Statistics.h"
 #include "Driver/Subprocess.h"
+#include "Runtime/RuntimeFiles.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -306,7 +307,7 @@ FailureOr<BenchProgram> buildBenchProgram(MLIRContext &context, StringRef path,
   args.insert(args.end(), sources.begin(), sources.end());
   if (!heuristicDir.empty()) {
     // One pool for both: the first package's copy of the runtime.
-    sources = packageSources(heuristicDir, {"tgc_pool.c"});
+    sources = packageSources(heuristicDir, {kPoolSourceName.str()});
     args.insert(args.end(), sources.begin(), sources.end());
   }
   std::string executable = joinPath(scratchPath, "bench");

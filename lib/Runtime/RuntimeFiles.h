@@ -22,6 +22,10 @@ struct RuntimeFile {
 /// tgc_pool.h and tgc_pool.c: the default parallel-for hook.
 llvm::ArrayRef<RuntimeFile> getRuntimeFiles();
 
+/// The pool's C source, as named in a package: harnesses that link two
+/// packages, or many candidates, compile one copy of it.
+inline constexpr llvm::StringLiteral kPoolSourceName = "tgc_pool.c";
+
 } // namespace mlir::tgc
 
 #endif // TGC_RUNTIME_RUNTIMEFILES_H

@@ -258,7 +258,7 @@ def compile_timeout(env):
                          stderr)
     check(any(actions and "PACK" not in actions for actions in dropped),
           "no slow candidate was stopped:\n" + stderr)
-    check("harness took over 5 s to compile; each candidate compiles its "
+    check("harness.c took over 5 s to compile; each candidate compiles its "
           "own" in stderr, "the shared harness's compile was not stopped:\n"
           + stderr)
     # The search keeps a best other than the heuristic's choice only when a
