@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/FoldedLanes.h"
 #include "Codegen/Heuristic.h"
 #include "Codegen/Passes.h"
 #include "Codegen/Symbolic.h"
@@ -81,24 +82,30 @@ bool computedFromReduce(Value value) {
   return false;
 }
 
-/// `parts` combined with the reduce operator, as a balanced tree.
+/// `parts` combined with the reduce operator, as a balanced tree; with
+/// `folded`, each op marked for tgc-linearize to fold into the accumulator
+/// of the reduce that reads the result (FoldedLanes.h).
 Value combine(OpBuilder &builder, Location loc, ReduceKind kind,
-              SmallVector<Value> parts) {
+              SmallVector<Value> parts, bool folded = false) {
   while (parts.size() > 1) {
     SmallVector<Value> next;
     for (size_t i = 0; i + 1 < parts.size(); i += 2) {
       Value a = parts[i], b = parts[i + 1];
+      Operation *op = nullptr;
       switch (kind) {
       case ReduceKind::add:
-        next.push_back(builder.create<AddOp>(loc, a, b));
+        op = builder.create<AddOp>(loc, a, b);
         break;
       case ReduceKind::mul:
-        next.push_back(builder.create<MulOp>(loc, a, b));
+        op = builder.create<MulOp>(loc, a, b);
         break;
       case ReduceKind::max:
-        next.push_back(builder.create<MaxOp>(loc, a, b));
+        op = builder.create<MaxOp>(loc, a, b);
         break;
       }
+      if (folded)
+        op->setAttr(kFoldedLanesAttr, builder.getUnitAttr());
+      next.push_back(op->getResult(0));
     }
     if (parts.size() % 2)
       next.push_back(parts.back());
@@ -246,9 +253,11 @@ bool vectorizableBeside(RangeOp first, RangeOp second) {
 /// made a Winograd input transform's 36 lanes about a million ops.
 class LaneCopier {
 public:
-  explicit LaneCopier(RangeOp range)
-      : range(range), lanes(range.getBound()), builder(range), mappings(lanes) {
-  }
+  /// With `foldLanes`, a reduction over the range combines its lanes first
+  /// and keeps one accumulator (FoldedLanes.h).
+  LaneCopier(RangeOp range, bool foldLanes)
+      : range(range), lanes(range.getBound()), foldLanes(foldLanes),
+        builder(range), mappings(lanes) {}
   void run();
 
 private:
@@ -267,6 +276,7 @@ private:
 
   RangeOp range;
   int64_t lanes;
+  bool foldLanes;
   OpBuilder builder;
   SmallVector<IRMapping> mappings;
   llvm::DenseSet<Value> dependent;
@@ -356,9 +366,13 @@ void LaneCopier::run() {
       // a lane's update waits on its whole inner loop anyway, and SqueezeNet's
       // classifier (a 1x1 convolution in a pool over 13x13 pixels, 13
       // pixels unrolled) held 13 pool sums beside its 13 convolution
-      // accumulators, past AVX2's 16 registers.
+      // accumulators, past AVX2's 16 registers. Lanes that must share an
+      // accumulator (rangesToFold) combine first too, in ops marked for
+      // tgc-linearize to fold into it one by one.
       SmallVector<Value> rest = rangesWithout(reduce, range);
-      bool combineFirst = !rest.empty() && computedFromReduce(reduce.getSrc());
+      bool folded = !rest.empty() && foldLanes;
+      bool combineFirst =
+          !rest.empty() && (foldLanes || computedFromReduce(reduce.getSrc()));
       SmallVector<Value> parts;
       for (int64_t lane = 0; lane < lanes; ++lane) {
         Value src = copyOf(reduce.getSrc(), lane);
@@ -381,7 +395,7 @@ void LaneCopier::run() {
           builder.setInsertionPointAfter(last);
       }
       Value combined =
-          combine(builder, reduce.getLoc(), reduce.getKind(), parts);
+          combine(builder, reduce.getLoc(), reduce.getKind(), parts, folded);
       if (combineFirst) {
         builder.setInsertionPoint(reduce);
         combined = builder.create<ReduceOp>(reduce.getLoc(), reduce.getType(),
@@ -646,6 +660,70 @@ void regroupProducts(KernelOp kernel, ArrayRef<RangeOp> copied) {
   }
 }
 
+/// The registers the accumulators of `kernel`'s reductions will take if
+/// every unrolled lane of a reduction keeps its own: a reduction has one
+/// accumulator per lane of each copied range its source varies with and of
+/// each it sums, and per vector register of a vector range either way
+/// (`vectorBytes` each; 0: a vector is one register). A reduction over
+/// lanes alone has none: its lanes just combine.
+int64_t laneAccumulatorRegisters(KernelOp kernel, ArrayRef<RangeOp> copied,
+                                 ArrayRef<RangeOp> vectors,
+                                 int64_t vectorBytes) {
+  SmallVector<llvm::DenseMap<Value, bool>> copiedMemo(copied.size()),
+      vectorMemo(vectors.size());
+  int64_t total = 0;
+  kernel.walk([&](ReduceOp reduce) {
+    bool loops = llvm::any_of(reduce.getRanges(), [](Value r) {
+      auto range = r.getDefiningOp<RangeOp>();
+      return !range || !isLaneAxis(range.getAxis());
+    });
+    if (!loops)
+      return;
+    Value src = reduce.getSrc();
+    int64_t registers = 1;
+    for (size_t i = 0; i < copied.size(); ++i) {
+      RangeOp range = copied[i];
+      if (reducesOver(reduce, range.getResult()) ||
+          variesWith(src, range.getResult(), copiedMemo[i]))
+        registers *= range.getBound();
+    }
+    Type element = getElementTypeOrSelf(reduce.getType());
+    int64_t bytes =
+        element.isIntOrFloat()
+            ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
+            : 8;
+    for (size_t i = 0; vectorBytes > 0 && i < vectors.size(); ++i) {
+      RangeOp range = vectors[i];
+      if (reducesOver(reduce, range.getResult()) ||
+          variesWith(src, range.getResult(), vectorMemo[i]))
+        registers *= llvm::divideCeil(range.getBound() * bytes, vectorBytes);
+    }
+    total += registers;
+  });
+  return total;
+}
+
+/// The unroll ranges among `copied` whose lanes share their reductions'
+/// accumulators: all of them where an accumulator per lane would not fit
+/// `vectorRegisters` (0: no limit), none otherwise. An accumulator per
+/// lane keeps the FMAs of a lone reduction from waiting on each other, and
+/// the heuristic's tiles fit; a search's candidates need not.
+llvm::DenseSet<Operation *> rangesToFold(KernelOp kernel,
+                                         ArrayRef<RangeOp> copied,
+                                         ArrayRef<RangeOp> vectors,
+                                         int64_t vectorRegisters,
+                                         int64_t vectorBytes) {
+  llvm::DenseSet<Operation *> folded;
+  if (vectorRegisters <= 0 ||
+      laneAccumulatorRegisters(kernel, copied, vectors, vectorBytes) <=
+          vectorRegisters)
+    return folded;
+  for (RangeOp range : copied)
+    if (range.getAxis() == AxisType::unroll)
+      folded.insert(range);
+  return folded;
+}
+
 struct Expand : impl::TgcExpandBase<Expand> {
   using TgcExpandBase::TgcExpandBase;
 
@@ -669,9 +747,15 @@ struct Expand : impl::TgcExpandBase<Expand> {
       for (RangeOp range : laneRanges)
         if (range != vector && range != second)
           copied.push_back(range);
+      SmallVector<RangeOp, 2> vectors;
+      for (RangeOp range : {vector, second})
+        if (range)
+          vectors.push_back(range);
+      llvm::DenseSet<Operation *> folded =
+          rangesToFold(kernel, copied, vectors, vectorRegisters, vectorBytes);
       regroupProducts(kernel, copied);
       for (RangeOp range : copied)
-        LaneCopier(range).run();
+        LaneCopier(range, folded.contains(range)).run();
       if (vector)
         Vectorizer(vector).run();
       if (second)

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/FoldedLanes.h"
 #include "Codegen/Passes.h"
 #include "Codegen/TensorCores.h"
 #include "IR/TgcOps.h"
@@ -162,6 +163,59 @@ Operation *KernelLinearizer::dedup(Operation *op) {
   return nullptr;
 }
 
+/// Whether `value` combines unrolled lanes of a reduction of `kind` and
+/// can be taken apart: marked by tgc-expand, read by nothing else.
+bool isFoldedLanes(Value value, ReduceKind kind) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !op->hasAttr(kFoldedLanesAttr) || !value.hasOneUse())
+    return false;
+  switch (kind) {
+  case ReduceKind::add:
+    return isa<AddOp>(op);
+  case ReduceKind::mul:
+    return isa<MulOp>(op);
+  case ReduceKind::max:
+    return isa<MaxOp>(op);
+  }
+  return false;
+}
+
+/// `acc <kind> src`. Where `src` combines unrolled lanes (FoldedLanes.h),
+/// each lane is folded into the accumulator in turn, acc + a + b rather
+/// than acc + (a + b): tgc-mulacc then makes each lane's product one FMA.
+/// The combining ops are left for eraseFoldedLanes.
+Value accumulate(OpBuilder &builder, Location loc, ReduceKind kind, Value acc,
+                 Value src) {
+  if (isFoldedLanes(src, kind)) {
+    for (Value lane : src.getDefiningOp()->getOperands())
+      acc = accumulate(builder, loc, kind, acc, lane);
+    return acc;
+  }
+  switch (kind) {
+  case ReduceKind::add:
+    return builder.create<AddOp>(loc, acc, src);
+  case ReduceKind::mul:
+    return builder.create<MulOp>(loc, acc, src);
+  case ReduceKind::max:
+    return builder.create<MaxOp>(loc, acc, src);
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// Erases the lane combinations that accumulate() took apart: once their
+/// reduce is gone, nothing reads them.
+void eraseFoldedLanes(KernelOp kernel) {
+  SmallVector<Operation *> marked;
+  kernel.walk([&](Operation *op) {
+    if (op->hasAttr(kFoldedLanesAttr))
+      marked.push_back(op);
+  });
+  // Users come after their operands.
+  for (Operation *op : llvm::reverse(marked))
+    if (op->use_empty())
+      op->erase();
+}
+
 /// Moves the items of loop `at` before `sink` in dependency order, opening
 /// and closing child loops and turning reduces into accumulators.
 void KernelLinearizer::emit(Node at, Operation *sink) {
@@ -221,19 +275,9 @@ void KernelLinearizer::emit(Node at, Operation *sink) {
         // acc = acc <op> src, as the last thing in the innermost loop.
         Value slot = accumulator.lookup(reduce);
         Value old = builder.create<LoadOp>(loc, reduce.getType(), slot, Value());
-        Value updated;
-        switch (reduce.getKind()) {
-        case ReduceKind::add:
-          updated = builder.create<AddOp>(loc, old, reduce.getSrc());
-          break;
-        case ReduceKind::mul:
-          updated = builder.create<MulOp>(loc, old, reduce.getSrc());
-          break;
-        case ReduceKind::max:
-          updated = builder.create<MaxOp>(loc, old, reduce.getSrc());
-          break;
-        }
-        builder.create<StoreOp>(loc, slot, updated);
+        builder.create<StoreOp>(
+            loc, slot,
+            accumulate(builder, loc, reduce.getKind(), old, reduce.getSrc()));
       }
       builder.create<EndOp>(loc, range.getResult());
       continue;
@@ -360,6 +404,7 @@ LogicalResult KernelLinearizer::run() {
       addEdge(itemAt(src, shared), itemAt(update, shared));
   }
   emit(nullptr, sink);
+  eraseFoldedLanes(kernel);
   return success();
 }
 

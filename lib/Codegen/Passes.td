@@ -170,10 +170,22 @@ def TgcExpand : Pass<"tgc-expand", "::mlir::ModuleOp"> {
     Before writing lanes out, a float product of three factors,
     `(a * b) * c`, is regrouped so that its inner product varies with the
     fewest copied lanes: `x * s` once per copy becomes `s * w` once.
+
+    Where an accumulator per unrolled lane would take more than
+    `vector-registers` registers (the kernel's reductions counted together,
+    a vector of `vector-bytes` per register), the lanes of every unroll
+    range share one accumulator instead: each reduction over one combines
+    its lanes first, in ops marked `folded_lanes` for tgc-linearize to fold
+    into the accumulator one by one.
   }];
   let options = [
     Option<"maxVector", "max-vector", "int64_t", "64",
-           "most lanes of a vector (below 2: no vectors)">
+           "most lanes of a vector (below 2: no vectors)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", "0",
+           "registers the accumulators may take before unrolled lanes "
+           "share them (0: no limit)">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", "0",
+           "bytes of a vector register (0: a vector is one register)">
   ];
 }
 

@@ -100,9 +100,14 @@ static const Stage kStages[] = {
     // transposed lanes a transpose in registers (CPU)
     {"expand",
      [](OpPassManager &pm, const PipelineOptions &options) {
-       if (options.target != "cuda" && options.target != "metal")
+       TgcExpandOptions expand;
+       if (options.target != "cuda" && options.target != "metal") {
          pm.addPass(createTgcOrderLoops());
-       pm.addPass(createTgcExpand());
+         CpuTarget target = cpuTargetOf(options);
+         expand.vectorRegisters = target.vectorRegisters;
+         expand.vectorBytes = target.vectorBytes;
+       }
+       pm.addPass(createTgcExpand(expand));
        TgcSymbolicOptions symbolic;
        symbolic.distributeProducts = true;
        pm.addPass(createTgcSymbolic(symbolic));

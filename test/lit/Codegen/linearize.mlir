@@ -152,3 +152,54 @@ func.func @vector_reduce(%x: tensor<8x4xf32>) -> tensor<4xf32> {
   }
   return %k : tensor<4xf32>
 }
+
+// Unrolled lanes that tgc-expand combined for one accumulator (marked
+// folded_lanes) are folded into it one at a time, acc + p0 + p1 + p2, so
+// each product can become an FMA into it; the combining adds go. An add
+// that is not marked is added as it is.
+// CHECK-LABEL: func @folded_lanes(
+//       CHECK:     %[[SLOT:.*]] = tgc.index %{{.*}}[%{{.*}}] : <f32, reg>
+//       CHECK:     %[[K:.*]] = tgc.range 2 reduce id 0
+//       CHECK:     %[[P0:.*]] = tgc.mul %{{.*}}, %{{.*}} : f32
+//       CHECK:     %[[P1:.*]] = tgc.mul %{{.*}}, %{{.*}} : f32
+//       CHECK:     %[[B:.*]] = tgc.add %{{.*}}, %{{.*}} : f32
+//       CHECK:     %[[P2:.*]] = tgc.mul %{{.*}}, %{{.*}} : f32
+//  CHECK-NEXT:     %[[OLD:.*]] = tgc.load %[[SLOT]]
+//  CHECK-NEXT:     %[[A0:.*]] = tgc.add %[[OLD]], %[[P0]] : f32
+//  CHECK-NEXT:     %[[A1:.*]] = tgc.add %[[A0]], %[[P1]] : f32
+//  CHECK-NEXT:     %[[A2:.*]] = tgc.add %[[A1]], %[[P2]] : f32
+//  CHECK-NEXT:     %[[A3:.*]] = tgc.add %[[A2]], %[[B]] : f32
+//  CHECK-NEXT:     tgc.store %[[SLOT]], %[[A3]]
+//  CHECK-NEXT:     tgc.end %[[K]]
+//   CHECK-NOT:     folded_lanes
+//       CHECK:     tgc.sink
+func.func @folded_lanes(%x: tensor<8xf32>) -> tensor<1xf32> {
+  %k = tgc.kernel "r_2_3" (%x) : (tensor<8xf32>) -> tensor<1xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c1 = tgc.const 1 : index
+    %c2 = tgc.const 2 : index
+    %c3 = tgc.const 3 : index
+    %r = tgc.range 2 reduce id 0
+    %i0 = tgc.mul %r, %c3 : index
+    %i1 = tgc.add %i0, %c1 : index
+    %i2 = tgc.add %i0, %c2 : index
+    %p0 = tgc.index %in[%i0] : !tgc.ptr<f32>
+    %p1 = tgc.index %in[%i1] : !tgc.ptr<f32>
+    %p2 = tgc.index %in[%i2] : !tgc.ptr<f32>
+    %v0 = tgc.load %p0 : !tgc.ptr<f32> -> f32
+    %v1 = tgc.load %p1 : !tgc.ptr<f32> -> f32
+    %v2 = tgc.load %p2 : !tgc.ptr<f32> -> f32
+    %m0 = tgc.mul %v0, %v0 : f32
+    %m1 = tgc.mul %v1, %v1 : f32
+    %m2 = tgc.mul %v2, %v2 : f32
+    %b = tgc.add %v0, %v1 : f32
+    %s01 = tgc.add %m0, %m1 {folded_lanes} : f32
+    %s = tgc.add %s01, %m2 {folded_lanes} : f32
+    %t = tgc.add %s, %b {folded_lanes} : f32
+    tgc.end %r
+    %sum = tgc.reduce add %t over %r : f32
+    tgc.store %out, %sum : !tgc.ptr<f32>, f32
+    tgc.sink
+  }
+  return %k : tensor<1xf32>
+}
