@@ -205,14 +205,32 @@ def openblas_sgemm_ms(path, threads, n=1024, runs=10):
 
 
 def cpu_model():
+    """The CPU's name, x86 family and model, and widest vector ISA: one
+    host's figures are comparable with another's only where these match
+    (a cloud's "AMD EPYC" was Zen 3 with AVX2 one day, Zen 4 with AVX-512
+    the next)."""
+    fields = {}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if not line.strip():
+                    break  # the first CPU's fields
+                key, _, value = line.partition(":")
+                fields[key.strip()] = value.strip()
     except OSError:
         pass
-    return platform.processor() or "unknown"
+    name = fields.get("model name") or platform.processor() or "unknown"
+    parts = [name]
+    if "cpu family" in fields and "model" in fields:
+        parts.append("family %s model %s" % (fields["cpu family"],
+                                             fields["model"]))
+    flags = fields.get("flags", "").split()
+    for flag, isa in (("avx512f", "AVX-512"), ("avx2", "AVX2"),
+                      ("sse2", "SSE2")):
+        if flag in flags:
+            parts.append(isa)
+            break
+    return ", ".join(parts)
 
 
 def geomean(values):
