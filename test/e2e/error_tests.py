@@ -157,6 +157,17 @@ def unknown_dump_stage(env):
                  out_dir=env.path("out"))
 
 
+def unknown_cpu(env):
+    """An unknown --cpu is refused by name, not taken for a plain CPU."""
+    expect_error(env, ["compile", env.model("cnn"), "-o", env.path("out"),
+                       "--cpu", "znver99"],
+                 ["--cpu znver99: unknown CPU", "haswell"],
+                 out_dir=env.path("out"))
+    expect_error(env, ["tune", env.model("cnn"), "-o", env.path("db.json"),
+                       "--cpu", "znver99"],
+                 ["--cpu znver99: unknown CPU"])
+
+
 def bad_number(env):
     """A count below 1 or a tolerance below 0 is refused by name, with what
     the option takes (not a range of doubles), before anything is done."""
@@ -257,6 +268,7 @@ main({
     "keeps_existing_output": keeps_existing_output,
     "refuses_foreign_output": refuses_foreign_output,
     "unknown_dump_stage": unknown_dump_stage,
+    "unknown_cpu": unknown_cpu,
     "bad_number": bad_number,
     "missing_input_file": missing_input_file,
     "wrong_shape": wrong_shape,
