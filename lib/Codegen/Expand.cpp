@@ -90,19 +90,8 @@ Value combine(OpBuilder &builder, Location loc, ReduceKind kind,
   while (parts.size() > 1) {
     SmallVector<Value> next;
     for (size_t i = 0; i + 1 < parts.size(); i += 2) {
-      Value a = parts[i], b = parts[i + 1];
-      Operation *op = nullptr;
-      switch (kind) {
-      case ReduceKind::add:
-        op = builder.create<AddOp>(loc, a, b);
-        break;
-      case ReduceKind::mul:
-        op = builder.create<MulOp>(loc, a, b);
-        break;
-      case ReduceKind::max:
-        op = builder.create<MaxOp>(loc, a, b);
-        break;
-      }
+      Operation *op =
+          createReduceStep(builder, loc, kind, parts[i], parts[i + 1]);
       if (folded)
         op->setAttr(kFoldedLanesAttr, builder.getUnitAttr());
       next.push_back(op->getResult(0));

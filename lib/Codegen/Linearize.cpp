@@ -167,17 +167,8 @@ Operation *KernelLinearizer::dedup(Operation *op) {
 /// can be taken apart: marked by tgc-expand, read by nothing else.
 bool isFoldedLanes(Value value, ReduceKind kind) {
   Operation *op = value.getDefiningOp();
-  if (!op || !op->hasAttr(kFoldedLanesAttr) || !value.hasOneUse())
-    return false;
-  switch (kind) {
-  case ReduceKind::add:
-    return isa<AddOp>(op);
-  case ReduceKind::mul:
-    return isa<MulOp>(op);
-  case ReduceKind::max:
-    return isa<MaxOp>(op);
-  }
-  return false;
+  return op && op->hasAttr(kFoldedLanesAttr) && value.hasOneUse() &&
+         isReduceStep(op, kind);
 }
 
 /// `acc <kind> src`. Where `src` combines unrolled lanes (FoldedLanes.h),
@@ -191,15 +182,7 @@ Value accumulate(OpBuilder &builder, Location loc, ReduceKind kind, Value acc,
       acc = accumulate(builder, loc, kind, acc, lane);
     return acc;
   }
-  switch (kind) {
-  case ReduceKind::add:
-    return builder.create<AddOp>(loc, acc, src);
-  case ReduceKind::mul:
-    return builder.create<MulOp>(loc, acc, src);
-  case ReduceKind::max:
-    return builder.create<MaxOp>(loc, acc, src);
-  }
-  llvm_unreachable("unknown reduce kind");
+  return createReduceStep(builder, loc, kind, acc, src)->getResult(0);
 }
 
 /// Erases the lane combinations that accumulate() took apart: once their
