@@ -552,7 +552,7 @@ void Search::compileShared(const Candidate &first) {
        {StringRef("harness.c"), StringRef(kPoolSourceName)}) {
     std::vector<std::string> args = compiler;
     std::string object =
-        joinPath(options.workDir, source.drop_back(2) + Twine(".o"));
+        joinPath(options.workDir, llvm::sys::path::stem(source) + Twine(".o"));
     std::string dir = source == "harness.c" ? options.workDir : first.dir;
     args.insert(args.end(), {"-std=c99", "-I" + first.dir, "-c",
                              joinPath(dir, source), "-o", object});

@@ -9,7 +9,6 @@
 
 #include "Codegen/Package.h"
 #include "Codegen/Pipeline.h"
-#include "Codegen/Target.h"
 #include "Driver/Diagnostics.h"
 #include "Driver/DumpStages.h"
 #include "Driver/StagingDir.h"
@@ -242,13 +241,8 @@ LogicalResult checkCompileOptions(Location loc, const CompileOptions &options) {
       options.target != "metal")
     return emitError(loc) << "--target " << options.target
                           << ": unknown target (c, cuda or metal)";
-  // An unknown name would otherwise tune the C for a plain SSE2 CPU
-  // without a word.
-  if (failed(getCpuTarget(options.cpu)))
-    return emitError(loc) << "--cpu " << options.cpu
-                          << ": unknown CPU (an x86 -march name such as "
-                             "haswell or znver4, an AArch64 core such as "
-                             "neoverse-n1, or native)";
+  if (failed(checkCpu(loc, options.cpu)))
+    return failure();
   Expected<SmallVector<StringRef>> dumps =
       parseDumpStages(options.dumpStages, getStageNames());
   if (!dumps)

@@ -271,11 +271,20 @@ std::vector<std::string> getTuningCompiler(StringRef cpu) {
   return command;
 }
 
+LogicalResult checkCpu(Location loc, StringRef cpu) {
+  if (succeeded(getCpuTarget(cpu)))
+    return success();
+  return emitError(loc) << "--cpu " << cpu
+                        << ": unknown CPU (an x86 -march name such as "
+                           "haswell or znver4, an AArch64 core such as "
+                           "neoverse-n1, or native)";
+}
+
 FailureOr<TuningContext> getTuningContext(Location loc, StringRef cpu,
                                           int64_t threadTasks) {
+  if (failed(checkCpu(loc, cpu)))
+    return failure();
   FailureOr<CpuTarget> target = getCpuTarget(cpu);
-  if (failed(target))
-    return emitError(loc) << "--cpu " << cpu << ": unknown CPU";
   std::vector<std::string> compiler = getTuningCompiler(cpu);
   std::vector<std::string> ccWords(compiler.begin(), compiler.end() - 2);
   std::string version = compilerVersion(ccWords);

@@ -68,6 +68,10 @@ struct TuneOptions {
   bool verbose = false;
 };
 
+/// Fails with an error naming `cpu` (--cpu) where tgc does not know it:
+/// an unknown name would otherwise tune the C for a plain SSE2 CPU.
+LogicalResult checkCpu(Location loc, llvm::StringRef cpu);
+
 /// The tuning context of this machine for code for `cpu` (empty: the
 /// host) with the pipeline's `threadTasks`: the host's CPU model, the ISA,
 /// the C compiler ($CC, else cc) and its version. Emits an error at `loc`
