@@ -170,6 +170,7 @@ Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w,
   options.padLow = pads->first;
   options.padHigh = pads->second;
   const ConvChoices &choices = ctx.convChoices();
+  options.channelsLast = choices.channelsLast;
   WinogradMode winograd = choices.winograd;
   if (!exactProducts && winograd != WinogradMode::Never &&
       winogradApplies(x, w, options) &&
@@ -180,7 +181,6 @@ Value mlir::tgc::convolveWithAttrs(NodeContext &ctx, Value x, Value w,
                                                  : winogradTile(x, w, options);
     return winogradConv(ctx.tb(), x, w, options, tile);
   }
-  options.channelsLast = choices.channelsLast;
   return ctx.tb().conv(x, w, options);
 }
 

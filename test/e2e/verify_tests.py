@@ -578,8 +578,8 @@ def winograd(env):
     """3x3 convolutions through Winograd F(2x2, 3x3) and F(4x4, 3x3): two
     of 32 channels on 13x13 images (7x7 tiles of 2x2 or 4x4 of 4x4, the
     outputs past the image cut off), batch 2, each image computed on its
-    own (--image-loop always), verified against numpy on 1 and 2 threads;
-    always takes 2x2 tiles for these (auto's tile), never and auto (32
+    own (--image-loop always), NCHW and channels last, verified against
+    numpy on 1 and 2 threads; always takes 2x2 tiles for these (auto's tile), never and auto (32
     input channels are too few for its rule) the direct convolution, whose
     results agree."""
     rng = np.random.default_rng(5)
@@ -601,19 +601,27 @@ def winograd(env):
     # Sums of 288 products of about unit size, twice: the transforms add a
     # few roundings of their own.
     x_path = save_npy(env.path("x.npy"), x)
+    # NCHW and channels last (the transforms and products keep channels
+    # innermost, the image between the convolutions [N, H, W, C]).
     for mode in ("always", "4x4"):
-        _, stdout, _ = env.tgc_cmd("verify", case, "--winograd", mode,
-                                   "--image-loop", "always", "--rtol", "1e-4",
-                                   "--atol", "1e-4")
-        check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
-              "unexpected verify output (%s):\n%s" % (mode, stdout))
-        # On two threads (the products and transforms split into tasks).
-        env.tgc_cmd("run", os.path.join(case, "model.onnx"), "--input",
-                    "x=" + x_path, "--winograd", mode, "--threads", "2",
-                    "--output-dir", env.path("out"))
-        got = np.load(env.path("out", "r1.npy"))
-        error = np.max(np.abs(got - value) / (1 + np.abs(value)))
-        check(error < 1e-4, "%s on 2 threads: error %g" % (mode, error))
+        for layout in ("nchw", "nhwc"):
+            _, stdout, _ = env.tgc_cmd("verify", case, "--winograd", mode,
+                                       "--conv-layout", layout,
+                                       "--image-loop", "always", "--rtol",
+                                       "1e-4", "--atol", "1e-4")
+            check("PASS: 1 of 1 outputs passed in 1 data set" in stdout,
+                  "unexpected verify output (%s, %s):\n%s" % (mode, layout,
+                                                               stdout))
+            # On two threads (the products and transforms split into
+            # tasks).
+            env.tgc_cmd("run", os.path.join(case, "model.onnx"), "--input",
+                        "x=" + x_path, "--winograd", mode, "--conv-layout",
+                        layout, "--threads", "2", "--output-dir",
+                        env.path("out"))
+            got = np.load(env.path("out", "r1.npy"))
+            error = np.max(np.abs(got - value) / (1 + np.abs(value)))
+            check(error < 1e-4, "%s, %s on 2 threads: error %g" % (
+                mode, layout, error))
     _, stdout, _ = env.tgc_cmd("verify", case, "--winograd", "never",
                                "--rtol", "1e-4", "--atol", "1e-4")
     check("PASS: 1 of 1 outputs passed" in stdout,
@@ -653,6 +661,23 @@ def winograd(env):
         check(kernel in opts, "no kernel %s in %s" % (kernel, list(opts)))
     check(opts["E_36_2_4_4_32"].startswith("UPCAST(0,36)"),
           "4x4 input transform opts: " + opts["E_36_2_4_4_32"])
+    # Channels last, the products are [16, N, tH, tW, K]: the vector of
+    # output channels is stored whole, not a lane at a time, and the output
+    # transform writes [N, H, W, K] in vectors of channels too.
+    env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
+                env.path("last"), "--cpu", "skylake-avx512", "--winograd",
+                "always", "--conv-layout", "nhwc")
+    with open(env.path("last", "net.json")) as f:
+        names = [k["name"] for k in json.load(f)["kernels"]]
+    with open(env.path("last", "net.c")) as f:
+        source = f.read()
+    for kernel in ("E_16_2_7_7_32", "r_16_2_7_7_32_1_32", "E_2_7_2_7_2_32"):
+        check(kernel in names, "no kernel %s in %s" % (kernel, names))
+        start = re.search(r"void [^\n]*net_%s(_task)?\(" % kernel,
+                          source).start()
+        body = source[start:source.index("\n}\n", start)]
+        check("_store(" in body and "_lane(" not in body,
+              "channels last, %s stores lane by lane:\n%s" % (kernel, body))
     for mode in ("never", "auto"):
         env.tgc_cmd("compile", os.path.join(case, "model.onnx"), "-o",
                     env.path("direct-" + mode), "--winograd", mode)

@@ -2,11 +2,12 @@
 // (Winograd.h): which ones tgc-decompose computes that way and with which
 // tile (winograd=always, auto, never, 4x4), the weight transform G g Gt
 // done at compile time, and the graph the rest becomes.
-// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=always" | FileCheck %s --check-prefix=ALWAYS
-// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=4x4" | FileCheck %s --check-prefix=TILE4
-// RUN: tgc-opt %s --split-input-file --tgc-decompose | FileCheck %s --check-prefix=AUTO
-// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=never" | FileCheck %s --check-prefix=NEVER
-// RUN: tgc-opt %s --split-input-file --tgc-decompose="vector-registers=16" | FileCheck %s --check-prefix=FEW
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=always conv-layout=nchw" | FileCheck %s --check-prefix=ALWAYS
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=4x4 conv-layout=nchw" | FileCheck %s --check-prefix=TILE4
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="conv-layout=nchw" | FileCheck %s --check-prefix=AUTO
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=never conv-layout=nchw" | FileCheck %s --check-prefix=NEVER
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="vector-registers=16 conv-layout=nchw" | FileCheck %s --check-prefix=FEW
+// RUN: tgc-opt %s --split-input-file --tgc-decompose="winograd=always conv-layout=nhwc" | FileCheck %s --check-prefix=LAST
 // RUN: not tgc-opt %s --split-input-file --tgc-decompose="winograd=maybe" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: tgc-decompose: winograd must be auto, always, never, 2x2 or 4x4, not 'maybe'
@@ -29,6 +30,20 @@
 //       ALWAYS:   %[[IMAGE:.*]] = tgc.contiguous %{{.*}} : tensor<1x1x2x2x2x2xf32>
 //       ALWAYS:   tgc.reshape %[[IMAGE]] : tensor<1x1x2x2x2x2xf32> -> tensor<1x1x4x4xf32>
 //   ALWAYS-NOT:   tgc.onnx_node
+// Channels last: the input is read as [N, H, W, C] and padded so, the
+// tile elements need no permute, the products are [16, N, tH, tW, K] (the
+// 1 before C is K's place), the output transform is realized as [N, tH, 2,
+// tW, 2, K], the image [N, H, W, K], and the NCHW result is a permute of it.
+// LAST-LABEL: func.func @weight_transform(
+//       LAST:   %[[IN:.*]] = tgc.permute %arg0 [0, 2, 3, 1] : tensor<1x1x4x4xf32> -> tensor<1x4x4x1xf32>
+//  LAST-NEXT:   %[[PAD:.*]] = tgc.pad %[[IN]] low [0, 1, 1, 0] high [0, 1, 1, 0] : tensor<1x4x4x1xf32> -> tensor<1x6x6x1xf32>
+//  LAST-NEXT:   tgc.contiguous %[[PAD]] : tensor<1x6x6x1xf32>
+//   LAST-NOT:   tgc.permute
+//       LAST:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x2x2x1x1xf32> -> tensor<16x1x2x2x1x1xf32>
+//   LAST-NOT:   tgc.permute
+//       LAST:   %[[IMAGE:.*]] = tgc.contiguous %{{.*}} : tensor<1x2x2x2x2x1xf32>
+//  LAST-NEXT:   %[[FLAT:.*]] = tgc.reshape %[[IMAGE]] : tensor<1x2x2x2x2x1xf32> -> tensor<1x4x4x1xf32>
+//  LAST-NEXT:   tgc.permute %[[FLAT]] [0, 3, 1, 2] : tensor<1x4x4x1xf32> -> tensor<1x1x4x4xf32>
 // F(4x4, 3x3): G's row sums are 1/4, -1/2, -1/6, 7/24, 1/8 and 1, the
 // 36 tile elements are stacked the same way, and the whole 4x4 output is
 // one tile.
@@ -111,6 +126,14 @@ func.func @runtime_weight(%x: tensor<1x16x12x12xf32>, %w: tensor<16x16x3x3xf32>)
 //       AUTO:   %[[ODD4:.*]] = tgc.reshape %{{.*}} : tensor<1x16x6x4x6x4xf32> -> tensor<1x16x24x24xf32>
 //  AUTO-NEXT:   tgc.shrink %[[ODD4]] begin [0, 0, 0, 0] end [1, 16, 22, 22] : tensor<1x16x24x24xf32> -> tensor<1x16x22x22xf32>
 //       AUTO:   tgc.reduce_axis add %{{.*}} [5, 6, 7] : tensor<1x1x16x12x12x32x3x3xf32>
+// Channels last, the odd row and column are cut off the [N, H, W, K] image
+// before its permute.
+// LAST-LABEL: func.func @auto_rule(
+//       LAST:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x4x5x5x16x64xf32>
+//       LAST:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x7x7x16x64xf32>
+//       LAST:   %[[ODD:.*]] = tgc.reshape %{{.*}} : tensor<1x7x2x7x2x16xf32> -> tensor<1x14x14x16xf32>
+//  LAST-NEXT:   %[[CUT:.*]] = tgc.shrink %[[ODD]] begin [0, 0, 0, 0] end [1, 13, 13, 16] : tensor<1x14x14x16xf32> -> tensor<1x13x13x16xf32>
+//  LAST-NEXT:   tgc.permute %[[CUT]] [0, 3, 1, 2] : tensor<1x13x13x16xf32> -> tensor<1x16x13x13xf32>
 // ALWAYS-LABEL: func.func @auto_rule(
 //       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x1x16x6x6x64xf32>
 //       ALWAYS:   tgc.reduce_axis add %{{.*}} [5] : tensor<16x4x16x5x5x64xf32>
