@@ -935,6 +935,35 @@ func.func @padded_image_threads(%x: tensor<3x230x230xf32>) -> tensor<3x230x230xf
   return %k : tensor<3x230x230xf32>
 }
 
+// A channels-last image of 64 channels padded to 58x58 (ResNet-18's, 58 =
+// 2 x 29): split 8 ways by channels each task would copy 8 floats, a
+// quarter of a cache line, per pixel, so it splits 2 ways by rows.
+// THREADS8-LABEL: func @channels_last_copy_threads(
+//       THREADS8:   opts = ["THREAD(0,2)"]
+func.func @channels_last_copy_threads(%x: tensor<58x58x64xf32>) -> tensor<58x58x64xf32> {
+  %k = tgc.kernel "E_58_58_64" (%x) : (tensor<58x58x64xf32>) -> tensor<58x58x64xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c64 = tgc.const 64 : index
+    %c3712 = tgc.const 3712 : index
+    %h = tgc.range 58 global id 0
+    %w = tgc.range 58 global id 1
+    %c = tgc.range 64 global id 2
+    %ih = tgc.mul %h, %c3712 : index
+    %iw = tgc.mul %w, %c64 : index
+    %ihw = tgc.add %ih, %iw : index
+    %i = tgc.add %ihw, %c : index
+    %p = tgc.index %px[%i] : !tgc.ptr<f32>
+    %v = tgc.load %p : !tgc.ptr<f32> -> f32
+    %o = tgc.index %out[%i] : !tgc.ptr<f32>
+    tgc.store %o, %v : !tgc.ptr<f32>, f32
+    tgc.end %c
+    tgc.end %w
+    tgc.end %h
+    tgc.sink
+  }
+  return %k : tensor<58x58x64xf32>
+}
+
 // 28 rows split into 4 tasks, two per thread, rather than 7 (four and
 // three).
 // THREADS8-LABEL: func @rows_of_28_threads(
