@@ -177,26 +177,58 @@ constexpr int64_t kMaxLightGroupChannels = 64;
 /// multiple of 8 (an AVX2 vector), it runs as vectors of 4 or padded.
 constexpr double kMaxUnevenPointwiseShare = 0.1;
 
-/// True for a model whose convolutions run faster channels last: every
-/// Conv is pointwise (1x1), grouped with few channels per group (depthwise
-/// included) or a stem of at most 4 channels per group that reads the
-/// image, one is a grouped spatial convolution, and nearly all the 1x1 work
-/// has output channels in multiples of 8. Computed channels last, a 1x1
-/// convolution reads each pixel's channels contiguously, as a matmul reads
-/// a row: MobileNetV2's 7x7 ones ran at 85 instead of 50 GFLOP/s on Zen 3,
-/// and its depthwise convolutions of stride 2 load whole vectors of
-/// channels instead of every other pixel, 12.2 -> 9.7 ms in all;
-/// ResNeXt-50 32x4d, whose 1x1 convolutions do 92% of its work around
-/// grouped 3x3 ones, 0.82x the time, RegNetY-400MF 0.86x.
-/// ShuffleNetV2's 1x1 convolutions of 58 and 116 channels (38% of their
-/// work) made it 1.15x slower channels last.
-/// A model with dense 3x3 convolutions stays NCHW: ResNet-18, its Winograd
-/// convolutions NCHW and the rest channels last, went 39 -> 60 ms on
-/// AVX-512 and 1.09x slower on AVX2.
+/// Dense spatial convolutions run channels last where they all read at
+/// least this many channels (besides a stem of a few): vectors of output
+/// channels then fill, and Winograd's transforms and products move whole
+/// vectors of channels (Winograd.cpp).
+constexpr int64_t kMinDenseChannelsLast = 64;
+
+/// True if `node` is a Concat along axis 1 of a 4-d or wider result: the
+/// channels of an NCHW image, which channels last are the innermost axis,
+/// so what reads the joined image (a pool) picks a part per lane.
+static bool concatsChannels(OnnxNodeOp node) {
+  if (node.getOpType() != "Concat" || node->getNumResults() != 1)
+    return false;
+  auto result = dyn_cast<RankedTensorType>(node->getResult(0).getType());
+  auto axis = dyn_cast_or_null<IntegerAttr>(node.getAttrs().get("axis"));
+  if (!result || result.getRank() < 4 || !axis)
+    return false;
+  int64_t a = axis.getValue().getSExtValue();
+  return (a < 0 ? a + result.getRank() : a) == 1;
+}
+
+/// True for a model whose convolutions run faster channels last. Every
+/// Conv is one of: pointwise (1x1); grouped with few channels per group
+/// (depthwise included); a stem of at most 4 channels per group that reads
+/// the image; or dense and spatial over at least kMinDenseChannelsLast
+/// input channels. Nearly all the 1x1 work has output channels in
+/// multiples of 8, and there is a grouped spatial convolution, or a dense
+/// one and no Concat of channels.
+///
+/// Computed channels last, a 1x1 convolution reads each pixel's channels
+/// contiguously, as a matmul reads a row: MobileNetV2's 7x7 ones ran at 85
+/// instead of 50 GFLOP/s on Zen 3, and its depthwise convolutions of
+/// stride 2 load whole vectors of channels instead of every other pixel,
+/// 12.2 -> 9.7 ms in all; ResNeXt-50 32x4d, whose 1x1 convolutions do 92%
+/// of its work around grouped 3x3 ones, 0.82x the time, RegNetY-400MF
+/// 0.86x. ShuffleNetV2's 1x1 convolutions of 58 and 116 channels (38% of
+/// their work) made it 1.15x slower channels last.
+///
+/// Dense 3x3 convolutions of 64 channels or more, with Winograd's kernels
+/// channels last too, ran faster so on AVX-512 (one core): ResNet-18 19.4
+/// instead of 21.9 ms (batch 8: 157 instead of 176), its basic block 1.40
+/// instead of 1.87, ResNet-50 63 instead of 68.5, VGG-11 64 instead of 75.
+/// Fewer channels do not fill the vectors: the bundled 8- and 16-channel
+/// convnets ran 1.07x (cnn) and 1.45x (dyncnn) slower. Joined channels are
+/// read a part per lane: SqueezeNet 1.45x slower (its max pools of the
+/// joined image scalar, 2.2 ms instead of 0.1), DenseNet-121 1.07x,
+/// GoogLeNet the same.
 static bool prefersChannelsLast(ArrayRef<OnnxNodeOp> nodes) {
-  bool anyGroupedSpatial = false;
+  bool anyGroupedSpatial = false, anyDenseSpatial = false,
+       anyChannelConcat = false;
   int64_t pointwiseWork = 0, unevenWork = 0;
   for (OnnxNodeOp node : nodes) {
+    anyChannelConcat |= concatsChannels(node);
     if (node.getOpType() != "Conv")
       continue;
     if (node.getInputs().size() < 2)
@@ -220,12 +252,14 @@ static bool prefersChannelsLast(ArrayRef<OnnxNodeOp> nodes) {
         unevenWork += work;
       continue;
     }
-    bool light = groups > 1 && perGroup <= kMaxLightGroupChannels;
-    if (!light && perGroup > 4)
+    if (groups > 1 && perGroup <= kMaxLightGroupChannels)
+      anyGroupedSpatial = true;
+    else if (groups == 1 && perGroup >= kMinDenseChannelsLast)
+      anyDenseSpatial = true;
+    else if (perGroup > 4)
       return false;
-    anyGroupedSpatial |= groups > 1;
   }
-  return anyGroupedSpatial &&
+  return (anyGroupedSpatial || (anyDenseSpatial && !anyChannelConcat)) &&
          unevenWork <= kMaxUnevenPointwiseShare * pointwiseWork;
 }
 

@@ -103,8 +103,9 @@ void addConvLayout(CLI::App *cmd, std::string &layout) {
                   "makes a 1x1 convolution read each pixel's channels "
                   "contiguously (auto: nhwc for models of 1x1 and grouped "
                   "or depthwise convolutions whose 1x1 ones have channels "
-                  "in multiples of 8, such as MobileNets and ResNeXt; C "
-                  "target)")
+                  "in multiples of 8, such as MobileNets and ResNeXt, and "
+                  "for those of dense ones over 64 or more channels that "
+                  "join no channels, such as ResNets and VGG; C target)")
       ->check(CLI::IsMember({"auto", "nchw", "nhwc"}));
 }
 

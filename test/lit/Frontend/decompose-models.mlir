@@ -2,8 +2,9 @@
 // only graph-level primitives remain.
 // RUN: tgc-translate --import-onnx %models/mlp/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=MLP
 // RUN: tgc-translate --import-onnx %models/cnn/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=CNN
-// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose="winograd=never" | FileCheck %s --check-prefix=RES
-// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=WINO
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose="winograd=never conv-layout=nchw" | FileCheck %s --check-prefix=RES
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose="conv-layout=nchw" | FileCheck %s --check-prefix=WINO
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=LAST
 // RUN: tgc-translate --import-onnx %models/transformer/model.onnx | tgc-opt --tgc-decompose | FileCheck %s --check-prefix=TRF
 
 // MLP-LABEL: func.func @main(
@@ -31,7 +32,7 @@
 // By default both 3x3 convolutions (64 channels, 14x14 tiles of 4x4) go
 // through Winograd F(4x4, 3x3): the padded input realized, 36 products of
 // the tile elements summed over the 64 input channels, the output transform
-// realized as [N, K, tH, 4, tW, 4] (the image in memory).
+// realized as [N, K, tH, 4, tW, 4] (the image in memory) NCHW.
 // WINO-LABEL: func.func @main(
 // WINO-NOT: tgc.onnx_node
 // WINO: tgc.const dense_resource<conv1.weight_winograd> : tensor<36x64x64xf32>
@@ -41,6 +42,22 @@
 // WINO: tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x64x14x14x64xf32>
 // WINO-NOT: tgc.onnx_node
 // WINO: return
+
+// auto computes the block channels last (dense 3x3 convolutions of 64
+// channels, nothing joined): the input is read as [N, H, W, C], the
+// products are [36, N, tH, tW, K], the output transform is realized as
+// [N, tH, 4, tW, 4, K], and the NCHW image is a permute of it.
+// LAST-LABEL: func.func @main(
+// LAST-NOT: tgc.onnx_node
+// LAST: tgc.const dense_resource<conv1.weight_winograd> : tensor<36x64x64xf32>
+// LAST: tgc.permute %arg0 [0, 2, 3, 1] : tensor<1x64x56x56xf32> -> tensor<1x56x56x64xf32>
+// LAST: tgc.contiguous %{{.*}} : tensor<1x58x58x64xf32>
+// LAST: tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x14x14x64x64xf32>
+// LAST: tgc.contiguous %{{.*}} : tensor<1x14x4x14x4x64xf32>
+// LAST: tgc.permute %{{.*}} [0, 3, 1, 2] : tensor<1x56x56x64xf32> -> tensor<1x64x56x56xf32>
+// LAST: tgc.reduce_axis add %{{.*}} [5] : tensor<36x1x14x14x64x64xf32>
+// LAST-NOT: tgc.onnx_node
+// LAST: return
 
 // Attention: QK^T, softmax, AV; the GELU's erf; two layer norms.
 // TRF-LABEL: func.func @main(

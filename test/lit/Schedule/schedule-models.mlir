@@ -31,7 +31,7 @@
 // The ResNet basic block: a padding copy of the input, conv1+BN+Relu, a
 // padding copy of its output (computing conv1 on the padded grid would run
 // it under masks), then conv2+BN+add+Relu.
-// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose="winograd=never" --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=RES
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose="winograd=never conv-layout=nchw" --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=RES
 // RES-LABEL: func @main(
 // RES: tgc.kernel "E_1_64_58_58"
 // RES: tgc.kernel "r_1_64_56_56_64_3_3"
@@ -41,13 +41,13 @@
 // RES: return
 
 // The same block with its convolutions through Winograd F(4x4, 3x3) (the
-// default for it): per conv the padded input, the 36 transformed tile
+// default for it), NCHW: per conv the padded input, the 36 transformed tile
 // elements (one kernel: concatenated along the first axis), their products
 // summed over the input channels, the output transform. conv1's BN+Relu
 // run in its output transform (the padded copy for conv2 stays a copy),
 // conv2's BN and residual add in its; the Relu that makes the model's
 // output writes it in its own shape.
-// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=WINO
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose="conv-layout=nchw" --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=WINO
 // WINO-LABEL: func @main(
 // WINO: tgc.kernel "E_1_64_58_58"
 // WINO: tgc.kernel "E_36_1_14_14_64"
@@ -71,3 +71,23 @@
 // WINO: tgc.max
 // WINO-NOT: tgc.kernel
 // WINO: return
+
+// The same by default, channels last: the padded copy reads the NCHW input
+// as [N, H, W, C], every kernel of the two convolutions keeps the channels
+// innermost, and the last one adds the residual and writes the NCHW output.
+// RUN: tgc-translate --import-onnx %models/resblock/model.onnx | tgc-opt --tgc-decompose --tgc-simplify --tgc-schedule | FileCheck %s --check-prefix=LAST
+// LAST-LABEL: func @main(
+// LAST: tgc.kernel "E_1_58_58_64"(%arg0) : (tensor<1x64x56x56xf32>) -> tensor<1x58x58x64xf32>
+// LAST: tgc.kernel "E_36_1_14_14_64"
+// LAST: tgc.kernel "r_36_1_14_14_64_1_64"
+// LAST: tgc.kernel "E_1_14_4_14_4_64"
+// LAST: tgc.contiguous %{{.*}} : tensor<1x14x4x14x4x64xf32>
+// LAST: tgc.kernel "E_1_58_58_64n1"
+// LAST: tgc.kernel "E_36_1_14_14_64n1"
+// LAST: tgc.kernel "r_36_1_14_14_64_1_64n1"
+// LAST: tgc.kernel "E_1_14_4_14_4_64n1"
+// LAST: tgc.kernel "E_1_64_56_56"(%arg0, %{{.*}}) : (tensor<1x64x56x56xf32>, tensor<1x14x4x14x4x64xf32>) -> tensor<1x64x56x56xf32>
+// LAST: tgc.add
+// LAST: tgc.max
+// LAST-NOT: tgc.kernel
+// LAST: return
