@@ -16,8 +16,8 @@
 
 namespace mlir::tgc {
 
-/// The facts of --cpu; checkCompileOptions rejects an unknown one before
-/// the pipeline runs.
+/// The facts of --cpu; checkCompileOptions (and, in tgc-opt, CpuNameParser)
+/// rejects an unknown one before the pipeline runs.
 static CpuTarget cpuTargetOf(const PipelineOptions &options) {
   FailureOr<CpuTarget> cpu = getCpuTarget(options.cpu);
   return succeeded(cpu) ? *cpu : CpuTarget();
@@ -175,6 +175,23 @@ llvm::StringRef getModuleStage(ModuleOp module) {
 }
 
 namespace {
+/// cpu=: a name getCpuTarget knows (empty: the host), refused otherwise
+/// while the options are parsed, as `tgc` refuses --cpu (checkCpu): the
+/// pipeline's builder cannot fail, and an unknown name would otherwise
+/// build for CpuTarget's defaults.
+struct CpuNameParser : llvm::cl::parser<std::string> {
+  using llvm::cl::parser<std::string>::parser;
+  bool parse(llvm::cl::Option &option, StringRef argName, StringRef arg,
+             std::string &value) {
+    if (failed(getCpuTarget(arg)))
+      return option.error("unknown CPU '" + arg +
+                          "' (an x86 -march name such as haswell or znver4, "
+                          "an AArch64 core such as neoverse-n1, or native)");
+    value = arg.str();
+    return false;
+  }
+};
+
 struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
   Option<std::string> after{*this, "after",
                             llvm::cl::desc("the stage the input has reached"),
@@ -182,9 +199,9 @@ struct PipelineCliOptions : PassPipelineOptions<PipelineCliOptions> {
   Option<bool> optimize{*this, "optimize",
                         llvm::cl::desc("apply kernel opt actions"),
                         llvm::cl::init(true)};
-  Option<std::string> cpu{*this, "cpu",
-                          llvm::cl::desc("the CPU to tune for (empty: host)"),
-                          llvm::cl::init("")};
+  Option<std::string, CpuNameParser> cpu{
+      *this, "cpu", llvm::cl::desc("the CPU to tune for (empty: host)"),
+      llvm::cl::init("")};
   Option<int64_t> threadTasks{
       *this, "thread-tasks",
       llvm::cl::desc("most tasks a big kernel is split into (0: none)"),
