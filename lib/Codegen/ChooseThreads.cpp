@@ -155,6 +155,25 @@ int64_t rereadBytesPerTask(KernelOp kernel, RangeOp outer, RangeOp range,
   return bytes;
 }
 
+/// True if the kernel stores and `test` holds for every store: its index,
+/// the index's stride along `range` (none where it is not a whole multiple
+/// of it) and its element's bytes.
+bool allStoresAlong(
+    KernelOp kernel, RangeOp range,
+    function_ref<bool(IndexOp, std::optional<int64_t>, int64_t)> test) {
+  bool any = false, all = true;
+  kernel.walk([&](StoreOp store) {
+    auto index = store.getPtr().getDefiningOp<IndexOp>();
+    std::optional<int64_t> stride =
+        index ? getLaneStride(index.getIdx(), range.getResult(), 1)
+              : std::nullopt;
+    any = true;
+    all &= test(index, stride,
+                getElementBytes(getElementTypeOrSelf(store.getValue())));
+  });
+  return any && all;
+}
+
 /// True if each step of `range` stores the next run of consecutive
 /// elements of a row (an upcast axis as long as its stride), at most a
 /// cache line of them: tasks split along it would each write short pieces
@@ -165,23 +184,16 @@ bool storesShortRunsAlong(KernelOp kernel, RangeOp range) {
     if (r.getAxis() == AxisType::upcast)
       upcasts.push_back(r);
   });
-  bool any = false, all = true;
-  kernel.walk([&](StoreOp store) {
-    auto index = store.getPtr().getDefiningOp<IndexOp>();
-    std::optional<int64_t> stride =
-        index ? getLaneStride(index.getIdx(), range.getResult(), 1)
-              : std::nullopt;
-    int64_t bytes = getElementBytes(getElementTypeOrSelf(store.getValue()));
-    bool run =
-        stride && *stride > 0 && *stride * bytes <= 64 &&
-        llvm::any_of(upcasts, [&](RangeOp upcast) {
-          return (int64_t)upcast.getBound() == *stride &&
-                 getLaneStride(index.getIdx(), upcast.getResult(), 1) == 1;
-        });
-    any = true;
-    all &= run;
-  });
-  return any && all;
+  return allStoresAlong(
+      kernel, range,
+      [&](IndexOp index, std::optional<int64_t> stride, int64_t bytes) {
+        return stride && *stride > 0 && *stride * bytes <= 64 &&
+               llvm::any_of(upcasts, [&](RangeOp upcast) {
+                 return (int64_t)upcast.getBound() == *stride &&
+                        getLaneStride(index.getIdx(), upcast.getResult(), 1) ==
+                            1;
+               });
+      });
 }
 
 /// True if tasks of a split of `range` into `tasks` would each store runs
@@ -189,17 +201,12 @@ bool storesShortRunsAlong(KernelOp kernel, RangeOp range) {
 /// one element along it. Both threads then write into the same lines, and
 /// each task's inner loop is too short for whole vectors.
 bool storesPartLinesSplit(KernelOp kernel, RangeOp range, int64_t tasks) {
-  bool any = false, all = true;
-  kernel.walk([&](StoreOp store) {
-    auto index = store.getPtr().getDefiningOp<IndexOp>();
-    std::optional<int64_t> stride =
-        index ? getLaneStride(index.getIdx(), range.getResult(), 1)
-              : std::nullopt;
-    int64_t bytes = getElementBytes(getElementTypeOrSelf(store.getValue()));
-    any = true;
-    all &= stride == 1 && (int64_t)range.getBound() / tasks * bytes < 64;
-  });
-  return any && all;
+  int64_t run = (int64_t)range.getBound() / tasks;
+  return allStoresAlong(
+      kernel, range,
+      [&](IndexOp, std::optional<int64_t> stride, int64_t bytes) {
+        return stride == 1 && run * bytes < 64;
+      });
 }
 
 /// What a task may read again per outer iteration and still find in its
