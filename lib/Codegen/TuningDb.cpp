@@ -203,10 +203,19 @@ bool fromJson(const Json &json, size_t index, GraphChoice &choice,
                           {"value", &choice.value}})
     if (!readString(json, name, *to, fail))
       return false;
-  if (choice.option != "winograd")
-    return fail("unknown option '" + choice.option + "' (winograd)");
-  if (choice.value != "auto" && choice.value != "always")
-    return fail("winograd value '" + choice.value + "' is not auto or always");
+  if (choice.option == "winograd") {
+    if (choice.value != "auto" && choice.value != "always")
+      return fail("winograd value '" + choice.value +
+                  "' is not auto or always");
+  } else if (choice.option == "conv-layout") {
+    if (choice.value != "auto" && choice.value != "nchw" &&
+        choice.value != "nhwc")
+      return fail("conv-layout value '" + choice.value +
+                  "' is not auto, nchw or nhwc");
+  } else {
+    return fail("unknown option '" + choice.option +
+                "' (winograd or conv-layout)");
+  }
   if (auto times = json.find("model_ms"); times != json.end()) {
     if (!times->is_object())
       return fail("'model_ms' is not an object");

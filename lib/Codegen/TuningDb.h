@@ -17,7 +17,9 @@
 //    "graph_choices": [
 //     {"key": ..., "model": "resnet18.onnx", "model_hash": ...,
 //      "option": "winograd", "value": "always", "context": {...},
-//      "model_ms": {"auto": 22.5, "always": 20.4}}, ...]}
+//      "model_ms": {"auto": 22.5, "always": 20.4}},
+//     {..., "option": "conv-layout", "value": "auto", ...,
+//      "model_ms": {"auto": 19.4, "nchw": 21.9}}, ...]}
 // Entries are written sorted by key, so the same results give the same
 // bytes.
 //
@@ -122,18 +124,21 @@ struct TuningEntry {
 };
 
 /// A choice for the whole model that changes its graph rather than one
-/// kernel's actions: today whether --winograd auto's cost rule stands or
-/// every 3x3 convolution it applies to takes Winograd ("always"). The
-/// rule's trade (16/9 or 4x the weight bytes for fewer multiplies) turns
-/// on how fast the host streams weights against how fast it multiplies,
-/// which no rule can know; `tgc tune` times the model built both ways.
+/// kernel's actions: whether --winograd auto's cost rule stands or every
+/// 3x3 convolution it applies to takes Winograd ("always"), and whether
+/// --conv-layout auto's rule stands or the other layout ("nchw", "nhwc")
+/// runs faster. Winograd's trade (16/9 or 4x the weight bytes for fewer
+/// multiplies) turns on how fast the host streams weights against how
+/// fast it multiplies, the layout's on channel counts and on what reads
+/// joined channels, which no rule weighs exactly; `tgc tune` times the
+/// model built each way (TuneGraph.h).
 struct GraphChoice {
   /// makeGraphChoiceKey(modelHash, option, the context's serialized form).
   std::string key;
   /// The model's file name (for reports) and hashModelGraph of it.
   std::string model;
   std::string modelHash;
-  /// The compile option chosen ("winograd") and its value.
+  /// The compile option chosen ("winograd", "conv-layout") and its value.
   std::string option;
   std::string value;
   TuningContext context;

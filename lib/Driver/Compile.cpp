@@ -173,17 +173,23 @@ FailureOr<LoadedTuning> loadTuning(Location loc, const CompileOptions &options,
   return loaded;
 }
 
-/// --winograd auto with --tuning-db: the value `tgc tune` timed faster for
-/// this model on this host (TuneGraph.h), where the database has one.
+/// --winograd and --conv-layout auto with --tuning-db: the value `tgc tune`
+/// timed fastest for this model on this host (TuneGraph.h), where the
+/// database has one.
 void applyGraphChoices(ModuleOp imported, const CompileOptions &options,
                        const LoadedTuning &tuning, PipelineOptions &pipeline) {
-  if (options.kernels.tuningDb.empty() || options.kernels.winograd != "auto")
+  if (options.kernels.tuningDb.empty())
     return;
-  if (std::optional<std::string> winograd =
-          lookupWinogradChoice(imported, tuning.db, tuning.context)) {
-    pipeline.winograd = *winograd;
-    if (options.verbose)
-      errs() << "tgc: tuning db: --winograd " << *winograd << "\n";
+  for (GraphOption option : kGraphOptions) {
+    if (graphOptionValue(options.kernels, option) != "auto")
+      continue;
+    if (std::optional<std::string> value =
+            lookupGraphChoice(imported, option, tuning.db, tuning.context)) {
+      graphOptionValue(pipeline, option) = *value;
+      if (options.verbose)
+        errs() << "tgc: tuning db: --" << graphOptionName(option) << " "
+               << *value << "\n";
+    }
   }
 }
 

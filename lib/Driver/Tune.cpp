@@ -502,21 +502,22 @@ LogicalResult tuneModel(MLIRContext &context, StringRef modelPath,
   auto started = std::chrono::steady_clock::now();
   // The graph first: the kernels to search are those of the graph chosen.
   TuneOptions chosen = options;
-  if (position(reached) < position("decompose")) {
-    FailureOr<std::string> winograd = tuneWinogradChoice(
-        context, model, *module, db, *tuning, options, printer);
-    if (failed(winograd))
-      return failure();
-    chosen.winograd = *winograd;
-    if (!db.save(options.dbPath, error))
-      return emitError(fileLoc(context, options.dbPath)) << error;
-  }
+  if (position(reached) < position("decompose"))
+    for (GraphOption option : kGraphOptions) {
+      FailureOr<std::string> value = tuneGraphChoice(
+          context, model, *module, option, db, *tuning, chosen, printer);
+      if (failed(value))
+        return failure();
+      graphOptionValue(chosen, option) = *value;
+      if (!db.save(options.dbPath, error))
+        return emitError(fileLoc(context, options.dbPath)) << error;
+    }
   PipelineOptions pipeline;
   pipeline.cpu = options.cpu;
   pipeline.threadTasks = threadTasks;
   pipeline.imageLoop = options.imageLoop;
   pipeline.winograd = chosen.winograd;
-  pipeline.convLayout = options.convLayout;
+  pipeline.convLayout = chosen.convLayout;
   PassManager pm(&context, ModuleOp::getOperationName());
   for (const Stage &stage : getStages())
     if (position(stage.name) > position(reached) &&

@@ -1,8 +1,9 @@
 //===- TuneGraph.cpp - graph choices timed on the whole model --*- C++ -*-===//
 //
-// See TuneGraph.h. Whether "always" changes anything is decided on the
-// graph (decomposed both ways, then hashed) before anything is built, so
-// that a model without a convolution the rule declines costs no build.
+// See TuneGraph.h. Whether a value changes anything is decided on the
+// graph (decomposed with it and with auto, then hashed) before anything is
+// built, so that a model without a convolution the rule declines costs no
+// build.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,31 +14,40 @@
 #include "Driver/TuneConfirm.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 using namespace llvm;
 
 namespace mlir::tgc {
 namespace {
 
-constexpr const char *kWinograd = "winograd";
-
 /// Each build's runs in a round: about this long, within the bounds.
 constexpr double kRoundSeconds = 0.3;
 constexpr unsigned kMinRuns = 5, kMaxRuns = 2000;
 
-/// The hash of `imported` decomposed with --winograd `winograd`.
-FailureOr<std::string> decomposedHash(ModuleOp imported, StringRef winograd,
+/// The values other than auto `tgc tune` tries for `option`: Winograd
+/// wherever it applies; each layout (auto's own makes auto's graph, and
+/// is dropped as such).
+SmallVector<std::string> alternativesOf(GraphOption option) {
+  if (option == GraphOption::Winograd)
+    return {"always"};
+  return {"nchw", "nhwc"};
+}
+
+/// The hash of `imported` decomposed as `options` say.
+FailureOr<std::string> decomposedHash(ModuleOp imported,
                                       const TuneOptions &options) {
   OwningOpRef<ModuleOp> copy = imported.clone();
   PipelineOptions pipeline;
   pipeline.cpu = options.cpu;
-  pipeline.winograd = winograd.str();
+  pipeline.winograd = options.winograd;
   pipeline.convLayout = options.convLayout;
   PassManager pm(imported.getContext(), ModuleOp::getOperationName());
   for (const Stage &stage : getStages())
@@ -74,88 +84,117 @@ timeInTurns(ArrayRef<const BenchProgram *> programs, unsigned threads) {
   return best;
 }
 
-} // namespace
-
-std::string winogradChoiceKey(ModuleOp imported, const TuningContext &tuning) {
-  return makeGraphChoiceKey(hashModelGraph(imported), kWinograd,
+std::string graphChoiceKey(ModuleOp imported, GraphOption option,
+                           const TuningContext &tuning) {
+  return makeGraphChoiceKey(hashModelGraph(imported), graphOptionName(option),
                             tuning.serialize());
 }
 
-std::optional<std::string> lookupWinogradChoice(ModuleOp imported,
-                                                const TuningDb &db,
-                                                const TuningContext &tuning) {
+} // namespace
+
+StringRef graphOptionName(GraphOption option) {
+  return option == GraphOption::Winograd ? "winograd" : "conv-layout";
+}
+
+std::optional<std::string> lookupGraphChoice(ModuleOp imported,
+                                             GraphOption option,
+                                             const TuningDb &db,
+                                             const TuningContext &tuning) {
   if (const GraphChoice *choice =
-          db.lookupGraphChoice(winogradChoiceKey(imported, tuning)))
+          db.lookupGraphChoice(graphChoiceKey(imported, option, tuning)))
     return choice->value;
   return std::nullopt;
 }
 
 FailureOr<std::string>
-tuneWinogradChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
-                   TuningDb &db, const TuningContext &tuning,
-                   const TuneOptions &options, DiagnosticPrinter *printer) {
-  if (options.winograd != "auto")
-    return options.winograd;
+tuneGraphChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
+                GraphOption option, TuningDb &db, const TuningContext &tuning,
+                const TuneOptions &options, DiagnosticPrinter *printer) {
+  StringRef name = graphOptionName(option);
+  TuneOptions tried = options;
+  std::string &value = graphOptionValue(tried, option);
+  if (value != "auto")
+    return value;
   GraphChoice choice;
   choice.modelHash = hashModelGraph(imported);
-  choice.key =
-      makeGraphChoiceKey(choice.modelHash, kWinograd, tuning.serialize());
+  choice.key = graphChoiceKey(imported, option, tuning);
   if (const GraphChoice *known = db.lookupGraphChoice(choice.key)) {
-    errs() << "tgc: tune: --winograd " << known->value
+    errs() << "tgc: tune: --" << name << " " << known->value
            << " from the tuning database\n";
     return known->value;
   }
   // A CASE folder's model.onnx is known by its folder.
-  StringRef name = sys::path::filename(modelPath);
+  StringRef file = sys::path::filename(modelPath);
   StringRef folder = sys::path::filename(sys::path::parent_path(modelPath));
-  choice.model = name == "model.onnx" && !folder.empty()
-                     ? (folder + "/" + name).str()
-                     : name.str();
-  choice.option = kWinograd;
+  choice.model = file == "model.onnx" && !folder.empty()
+                     ? (folder + "/" + file).str()
+                     : file.str();
+  choice.option = name.str();
   choice.context = tuning;
   choice.value = "auto";
 
-  FailureOr<std::string> autoHash = decomposedHash(imported, "auto", options);
-  FailureOr<std::string> alwaysHash =
-      decomposedHash(imported, "always", options);
-  if (failed(autoHash) || failed(alwaysHash))
+  // The values whose graph is not auto's.
+  FailureOr<std::string> autoHash = decomposedHash(imported, tried);
+  if (failed(autoHash))
     return failure();
-  if (*autoHash == *alwaysHash) {
+  SmallVector<std::string> values{"auto"};
+  for (std::string &alternative : alternativesOf(option)) {
+    value = alternative;
+    FailureOr<std::string> hash = decomposedHash(imported, tried);
+    if (failed(hash))
+      return failure();
+    if (*hash != *autoHash)
+      values.push_back(alternative);
+  }
+  if (values.size() == 1) {
     // Nothing to choose: recorded, so that a later tune need not decompose.
-    errs() << "tgc: tune: --winograd always makes the graph auto makes: "
-              "auto, untimed\n";
+    SmallVector<std::string> alternatives = alternativesOf(option);
+    errs() << "tgc: tune: --" << name << " "
+           << llvm::join(alternatives, " and ")
+           << (alternatives.size() == 1 ? " makes" : " make")
+           << " the graph auto makes: auto, untimed\n";
     db.insertGraphChoice(std::move(choice));
     return std::string("auto");
   }
-  if (!canTimeModel(options, "--winograd stays auto"))
+  if (!canTimeModel(options, ("--" + name + " stays auto").str()))
     return std::string("auto");
 
-  BenchOptions bench = modelBenchOptions(options);
-  bench.kernels.winograd = "auto";
-  FailureOr<BenchProgram> withAuto =
-      buildBenchProgram(context, modelPath, bench, printer);
-  bench.kernels.winograd = "always";
-  FailureOr<BenchProgram> withAlways =
-      buildBenchProgram(context, modelPath, bench, printer);
-  if (failed(withAuto) || failed(withAlways))
-    return failure();
-  FailureOr<SmallVector<double>> times =
-      timeInTurns({&*withAuto, &*withAlways}, options.threads);
+  std::vector<BenchProgram> programs;
+  for (const std::string &each : values) {
+    value = each;
+    FailureOr<BenchProgram> built = buildBenchProgram(
+        context, modelPath, modelBenchOptions(tried), printer);
+    if (failed(built))
+      return failure();
+    programs.push_back(std::move(*built));
+  }
+  SmallVector<const BenchProgram *> timed;
+  for (const BenchProgram &program : programs)
+    timed.push_back(&program);
+  FailureOr<SmallVector<double>> times = timeInTurns(timed, options.threads);
   if (failed(times))
     return failure();
-  double autoMs = (*times)[0], alwaysMs = (*times)[1];
+  // The fastest other value must beat auto by the margin a search's kernel
+  // choice must win by inside the model: more than two builds of the same
+  // graph differ.
+  size_t fastest = 1;
+  for (size_t i = 1; i < values.size(); ++i) {
+    choice.modelMs[values[i]] = roundMs((*times)[i]);
+    if ((*times)[i] < (*times)[fastest])
+      fastest = i;
+  }
+  double autoMs = (*times)[0];
   choice.modelMs["auto"] = roundMs(autoMs);
-  choice.modelMs["always"] = roundMs(alwaysMs);
-  // "always" must win by the margin a search's kernel choice must win by
-  // inside the model: more than two builds of the same graph differ.
-  if (keepsSearchChoice(ModelTimes{autoMs, alwaysMs}))
-    choice.value = "always";
-  errs() << formatv("tgc: tune: the model takes {0:f3} ms with --winograd "
-                    "auto, {1:f3} ms with always: {2}\n",
-                    autoMs, alwaysMs, choice.value);
-  std::string value = choice.value;
+  if (keepsSearchChoice(ModelTimes{autoMs, (*times)[fastest]}))
+    choice.value = values[fastest];
+  errs() << formatv("tgc: tune: the model takes {0:f3} ms with --{1} auto",
+                    autoMs, name);
+  for (size_t i = 1; i < values.size(); ++i)
+    errs() << formatv(", {0:f3} ms with {1}", (*times)[i], values[i]);
+  errs() << ": " << choice.value << "\n";
+  std::string chosen = choice.value;
   db.insertGraphChoice(std::move(choice));
-  return value;
+  return chosen;
 }
 
 } // namespace mlir::tgc

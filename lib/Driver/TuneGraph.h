@@ -1,15 +1,25 @@
 //===- TuneGraph.h - graph choices timed on the whole model ----*- C++ -*-===//
 //
 // Some choices change a model's graph, not one kernel's actions, and which
-// is faster depends on the host more than on the graph. --winograd auto's
-// cost rule takes a 3x3 convolution through Winograd only where its weights
-// are reused over enough tiles: ResNet-18's 7x7 stage (16 tiles of 2x2 per
-// image, 16/9 of 9.4 MB of weights per convolution) ran no faster that way
-// on two hosts, and 10% faster as a model on a third (AVX-512, 2 vCPUs:
-// 22.5 -> 20.4 ms), whose memory kept up with the 1.7x fewer multiplies.
-// `tgc tune` builds the model with auto and with always, times both in
-// turns, and records the faster in the database as a graph choice that a
-// compile with --tuning-db (and --winograd auto) then follows.
+// is faster depends on the host more than on the graph.
+//
+// --winograd auto's cost rule takes a 3x3 convolution through Winograd only
+// where its weights are reused over enough tiles: ResNet-18's 7x7 stage
+// (16 tiles of 2x2 per image, 16/9 of 9.4 MB of weights per convolution)
+// ran no faster that way on two hosts, and 10% faster as a model on a third
+// (AVX-512, 2 vCPUs: 22.5 -> 20.4 ms), whose memory kept up with the 1.7x
+// fewer multiplies.
+//
+// --conv-layout auto's rule weighs channel counts and joins measured on a
+// few models: GoogLeNet ran as fast either way, the small convnets it keeps
+// NCHW from 1.07x to 1.45x faster so, SqueezeNet's channels-last pools of
+// joined channels 20x slower than NCHW's.
+//
+// `tgc tune` builds the model with auto and with each value that makes
+// another graph, times them in turns, and records the fastest (auto unless
+// another beats it by more than the noise between two builds) in the
+// database as a graph choice, which a compile with --tuning-db (and the
+// option left auto) then follows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,26 +36,48 @@ namespace mlir::tgc {
 
 class DiagnosticPrinter;
 
-/// The database key of the --winograd choice for `imported`, the model as
-/// imported (its tgc.stage attribute removed).
-std::string winogradChoiceKey(ModuleOp imported, const TuningContext &tuning);
+/// An option `tgc tune` times against its auto, in the order it tunes them
+/// (the layout with the convolutions Winograd's choice left).
+enum class GraphOption { Winograd, ConvLayout };
+constexpr GraphOption kGraphOptions[] = {GraphOption::Winograd,
+                                         GraphOption::ConvLayout};
 
-/// The --winograd value `tgc tune` chose for `imported` in `tuning`, if
-/// the database holds one.
-std::optional<std::string> lookupWinogradChoice(ModuleOp imported,
-                                                const TuningDb &db,
-                                                const TuningContext &tuning);
+/// The option's name on the command line (--NAME) and in the database.
+llvm::StringRef graphOptionName(GraphOption option);
 
-/// The --winograd value to tune `modelPath`'s kernels with: options.winograd
-/// unless it is auto; else the database's choice, or one made now and
-/// recorded in `db`: "always" if that changes the graph and the model built
-/// so runs faster than with auto by more than the noise between two builds,
-/// else "auto". Not timed (auto, nothing recorded) for another CPU than
-/// this one or for dynamic inputs without --input files.
+/// The option's value among `choices`: TuneOptions, KernelChoices or
+/// PipelineOptions, which name them alike.
+template <typename Choices>
+std::string &graphOptionValue(Choices &choices, GraphOption option) {
+  return option == GraphOption::Winograd ? choices.winograd
+                                         : choices.convLayout;
+}
+template <typename Choices>
+const std::string &graphOptionValue(const Choices &choices,
+                                    GraphOption option) {
+  return option == GraphOption::Winograd ? choices.winograd
+                                         : choices.convLayout;
+}
+
+/// The value `tgc tune` chose for `option` for `imported`, the model as
+/// imported (its tgc.stage attribute removed), in `tuning`, if the
+/// database holds one.
+std::optional<std::string> lookupGraphChoice(ModuleOp imported,
+                                             GraphOption option,
+                                             const TuningDb &db,
+                                             const TuningContext &tuning);
+
+/// The value of `option` to tune `modelPath`'s kernels with: the one
+/// `options` give unless it is auto; else the database's choice, or one
+/// made now and recorded in `db`: the value of those that change the graph
+/// whose model runs fastest if it beats auto by more than the noise
+/// between two builds, else "auto". Not timed (auto, nothing recorded) for
+/// another CPU than this one or for dynamic inputs without --input files.
 FailureOr<std::string>
-tuneWinogradChoice(MLIRContext &context, llvm::StringRef modelPath,
-                   ModuleOp imported, TuningDb &db, const TuningContext &tuning,
-                   const TuneOptions &options, DiagnosticPrinter *printer);
+tuneGraphChoice(MLIRContext &context, llvm::StringRef modelPath,
+                ModuleOp imported, GraphOption option, TuningDb &db,
+                const TuningContext &tuning, const TuneOptions &options,
+                DiagnosticPrinter *printer);
 
 } // namespace mlir::tgc
 

@@ -4,8 +4,9 @@ A tiny search (beam 1, short timeouts) on the MLP writes a database with
 one entry per kernel; compiling with it twice gives byte-identical
 packages without searching, the tuned kernels carry the entry's actions
 and still compute the reference outputs (tgc verify and tgc run take
---tuning-db too); the choice between --winograd auto and always is timed
-on the whole model and recorded, and a compile follows it; a database
+--tuning-db too); the choices between --winograd auto and always and between
+--conv-layout auto and the other layout are timed on the whole model and
+recorded, and a compile follows them; a database
 that is not one, or whose entry was edited, is refused by name. Nothing
 here asserts a time.
 """
@@ -334,10 +335,11 @@ def options(env):
 
 
 def graph_choice(env):
-    """--winograd auto's rule declines a convolution of 8 channels; tune
-    builds the model both ways, times them and records the faster as a
-    graph choice, which a compile with the database then follows (unless
-    --winograd says otherwise) and a second tune reads instead of timing.
+    """--winograd auto's rule declines a convolution of 8 channels, and
+    --conv-layout auto's keeps it NCHW; tune builds the model both ways for
+    each, times them and records the faster as a graph choice, which a
+    compile with the database then follows (unless the option says
+    otherwise) and a second tune reads instead of timing.
     Which one wins is the machine's business: only the agreement between
     the recorded times, the value and the kernels compiled is checked."""
     model = conv_model(env, "conv8", 8, 16, seed=5)
@@ -346,25 +348,34 @@ def graph_choice(env):
     check(re.search(r"the model takes [0-9.]+ ms with --winograd auto, "
                     r"[0-9.]+ ms with always: (auto|always)", stderr),
           "the graph choice was not timed:\n" + stderr)
+    # auto keeps 8 channels NCHW: nhwc makes another graph, nchw auto's.
+    check(re.search(r"the model takes [0-9.]+ ms with --conv-layout auto, "
+                    r"[0-9.]+ ms with nhwc: (auto|nhwc)", stderr),
+          "the layout was not timed:\n" + stderr)
     with open(db) as f:
-        choices = json.load(f)["graph_choices"]
-    check(len(choices) == 1, "expected 1 graph choice: %s" % choices)
-    choice = choices[0]
-    check(choice["option"] == "winograd" and choice["model"] == "conv8.onnx",
-          "graph choice: %s" % choice)
-    times = choice["model_ms"]
-    check(times["auto"] > 0 and times["always"] > 0,
-          "graph choice not timed: %s" % choice)
-    faster = times["always"] < 0.98 * times["auto"]
-    check(choice["value"] == ("always" if faster else "auto"),
-          "the times and the value disagree: %s" % choice)
+        choices = {c["option"]: c for c in json.load(f)["graph_choices"]}
+    check(sorted(choices) == ["conv-layout", "winograd"],
+          "expected a choice of each: %s" % choices)
+    for option, other in (("winograd", "always"), ("conv-layout", "nhwc")):
+        choice = choices[option]
+        check(choice["model"] == "conv8.onnx", "graph choice: %s" % choice)
+        times = choice["model_ms"]
+        check(sorted(times) == sorted(["auto", other]) and
+              times["auto"] > 0 and times[other] > 0,
+              "graph choice not timed: %s" % choice)
+        faster = times[other] < 0.98 * times["auto"]
+        check(choice["value"] == (other if faster else "auto"),
+              "the times and the value disagree: %s" % choice)
+    layout = choices["conv-layout"]
+    choice = choices["winograd"]
 
     # The compile follows the choice, and finds entries for every kernel of
     # the graph chosen (the search tuned those).
     _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("chosen"),
                                "--tuning-db", db, "-v")
-    check("tuning db: --winograd %s" % choice["value"] in stderr,
-          "the compile did not apply the choice:\n" + stderr)
+    check("tuning db: --winograd %s" % choice["value"] in stderr and
+          "tuning db: --conv-layout %s" % layout["value"] in stderr,
+          "the compile did not apply the choices:\n" + stderr)
     found, distinct = kernels_with_entries(stderr)
     check(found == distinct, "the chosen graph's kernels miss entries:\n" +
           stderr)
@@ -373,6 +384,9 @@ def graph_choice(env):
     winograd = any(name.startswith("r_16_") for name in names)
     check(winograd == (choice["value"] == "always"),
           "kernels %s for --winograd %s" % (names, choice["value"]))
+    # Channels last, the padded copy is [N, H, W, C]: E_1_18_18_8.
+    check(("E_1_18_18_8" in names) == (layout["value"] == "nhwc"),
+          "kernels %s for --conv-layout %s" % (names, layout["value"]))
     # The choice is the model's, wherever its file is.
     os.makedirs(env.path("moved"))
     moved = os.path.join(env.path("moved"), "renamed.onnx")
@@ -386,45 +400,59 @@ def graph_choice(env):
                                "--tuning-db", db, "--winograd", "never", "-v")
     check("tuning db: --winograd" not in stderr,
           "--winograd never took the database's choice:\n" + stderr)
+    _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("nchw"),
+                               "--tuning-db", db, "--conv-layout", "nchw",
+                               "-v")
+    check("tuning db: --conv-layout" not in stderr,
+          "--conv-layout nchw took the database's choice:\n" + stderr)
 
     _, stdout, _ = env.tgc_cmd("tune", "--report", db)
-    check("graph: --winograd %s for conv8.onnx (the model" % choice["value"]
-          in stdout, "the report lacks the graph choice:\n" + stdout)
+    for option, value in (("winograd", choice["value"]),
+                          ("conv-layout", layout["value"])):
+        check("graph: --%s %s for conv8.onnx (the model" % (option, value)
+              in stdout, "the report lacks the %s choice:\n%s" % (option,
+                                                                   stdout))
 
-    # A second tune reads the choice and searches nothing.
+    # A second tune reads the choices and searches nothing.
     before = open(db).read()
     _, _, stderr = env.tgc_cmd("tune", model, "-o", db, *TINY)
     check("--winograd %s from the tuning database" % choice["value"] in
-          stderr and "0 to search" in stderr,
+          stderr and "--conv-layout %s from the tuning database" %
+          layout["value"] in stderr and "0 to search" in stderr,
           "the second tune did not reuse the database:\n" + stderr)
     check(open(db).read() == before, "the second tune changed the database")
 
-    # A model with nothing for Winograd: recorded untimed, nothing built.
+    # A model with no convolution: both recorded untimed, nothing built.
     mlp_db = env.path("mlp.json")
     _, _, stderr = env.tgc_cmd("tune", env.model("mlp"), "-o", mlp_db, *TINY)
-    check("the model takes" not in stderr, "the MLP was timed both ways:\n" +
-          stderr)
+    check("the model takes" not in stderr, "the MLP was timed:\n" + stderr)
     with open(mlp_db) as f:
         choices = json.load(f)["graph_choices"]
-    check(len(choices) == 1 and choices[0]["value"] == "auto" and
-          not choices[0]["model_ms"] and choices[0]["model"] ==
-          "mlp/model.onnx", "the MLP's graph choice: %s" % choices)
-    check("--winograd always makes the graph auto makes" in stderr,
+    check(len(choices) == 2 and
+          all(c["value"] == "auto" and not c["model_ms"] and
+              c["model"] == "mlp/model.onnx" for c in choices),
+          "the MLP's graph choices: %s" % choices)
+    check("--winograd always makes the graph auto makes" in stderr and
+          "--conv-layout nchw and nhwc make the graph auto makes" in stderr,
           "the MLP's tune did not say why nothing was timed:\n" + stderr)
 
     # A convolution auto's rule takes already: always makes the same graph,
     # though its transformed weight gets a name of its own (the context
-    # has auto's already), so nothing is built or timed either.
+    # has auto's already), so Winograd is not built or timed. Its 64
+    # channels run channels last by auto's rule: NCHW is timed against it.
     conv64 = conv_model(env, "conv64", 64, 12, seed=3)
     conv64_db = env.path("conv64.json")
     _, _, stderr = env.tgc_cmd("tune", conv64, "-o", conv64_db, *TINY)
-    check("the model takes" not in stderr and
-          "--winograd always makes the graph auto makes" in stderr,
-          "conv64 was timed both ways:\n" + stderr)
+    check("with --winograd auto" not in stderr and
+          "--winograd always makes the graph auto makes" in stderr and
+          re.search(r"with --conv-layout auto, [0-9.]+ ms with nchw", stderr),
+          "conv64's choices were not timed as expected:\n" + stderr)
     with open(conv64_db) as f:
-        choices = json.load(f)["graph_choices"]
-    check(len(choices) == 1 and choices[0]["value"] == "auto" and
-          not choices[0]["model_ms"], "conv64's graph choice: %s" % choices)
+        choices = {c["option"]: c for c in json.load(f)["graph_choices"]}
+    check(choices["winograd"]["value"] == "auto" and
+          not choices["winograd"]["model_ms"] and
+          sorted(choices["conv-layout"]["model_ms"]) == ["auto", "nchw"],
+          "conv64's graph choices: %s" % choices)
     env.check_no_scratch_left()
 
 

@@ -319,7 +319,14 @@ TEST_CASE("graph choices read back and are refused when edited", "[tuning]") {
   CHECK(error == "graph choice 1: winograd value '2x2' is not auto or always");
   CHECK_FALSE(read.parse(
       edited("\"option\": \"winograd\"", "\"option\": \"layout\""), error));
-  CHECK(error == "graph choice 1: unknown option 'layout' (winograd)");
+  CHECK(error ==
+        "graph choice 1: unknown option 'layout' (winograd or conv-layout)");
+  // A layout's choice takes the layouts, not Winograd's values.
+  CHECK_FALSE(read.parse(
+      edited("\"option\": \"winograd\"", "\"option\": \"conv-layout\""),
+      error));
+  CHECK(error ==
+        "graph choice 1: conv-layout value 'always' is not auto, nchw or nhwc");
 }
 
 TEST_CASE("a model's graph hash sees ops and shapes, not weight values",
