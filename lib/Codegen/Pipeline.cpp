@@ -184,9 +184,7 @@ struct CpuNameParser : llvm::cl::parser<std::string> {
   bool parse(llvm::cl::Option &option, StringRef argName, StringRef arg,
              std::string &value) {
     if (failed(getCpuTarget(arg)))
-      return option.error("unknown CPU '" + arg +
-                          "' (an x86 -march name such as haswell or znver4, "
-                          "an AArch64 core such as neoverse-n1, or native)");
+      return option.error("unknown CPU '" + arg + "' (" + kCpuNamesHint + ")");
     value = arg.str();
     return false;
   }

@@ -35,6 +35,12 @@ struct CpuTarget {
 /// know, so a typo is not silently tuned for SSE2.
 FailureOr<CpuTarget> getCpuTarget(llvm::StringRef cpu);
 
+/// What --cpu takes, for the error that refuses a name getCpuTarget does
+/// not know (tgc's checkCpu, tgc-opt's --tgc-pipeline="cpu=...").
+inline constexpr llvm::StringLiteral kCpuNamesHint =
+    "an x86 -march name such as haswell or znver4, an AArch64 core such as "
+    "neoverse-n1, or native";
+
 } // namespace mlir::tgc
 
 #endif // TGC_CODEGEN_TARGET_H

@@ -180,11 +180,12 @@ void applyGraphChoices(ModuleOp imported, const CompileOptions &options,
                        const LoadedTuning &tuning, PipelineOptions &pipeline) {
   if (options.kernels.tuningDb.empty())
     return;
+  std::string modelHash = hashModelGraph(imported);
   for (GraphOption option : kGraphOptions) {
     if (graphOptionValue(options.kernels, option) != "auto")
       continue;
     if (std::optional<std::string> value =
-            lookupGraphChoice(imported, option, tuning.db, tuning.context)) {
+            lookupGraphChoice(modelHash, option, tuning.db, tuning.context)) {
       graphOptionValue(pipeline, option) = *value;
       if (options.verbose)
         errs() << "tgc: tuning db: --" << graphOptionName(option) << " "

@@ -274,10 +274,8 @@ std::vector<std::string> getTuningCompiler(StringRef cpu) {
 LogicalResult checkCpu(Location loc, StringRef cpu) {
   if (succeeded(getCpuTarget(cpu)))
     return success();
-  return emitError(loc) << "--cpu " << cpu
-                        << ": unknown CPU (an x86 -march name such as "
-                           "haswell or znver4, an AArch64 core such as "
-                           "neoverse-n1, or native)";
+  return emitError(loc) << "--cpu " << cpu << ": unknown CPU (" << kCpuNamesHint
+                        << ")";
 }
 
 FailureOr<TuningContext> getTuningContext(Location loc, StringRef cpu,

@@ -84,9 +84,11 @@ timeInTurns(ArrayRef<const BenchProgram *> programs, unsigned threads) {
   return best;
 }
 
-std::string graphChoiceKey(ModuleOp imported, GraphOption option,
+/// The database key of `option`'s choice for the model whose graph hashes
+/// to `modelHash` (hashModelGraph of the model as imported).
+std::string graphChoiceKey(StringRef modelHash, GraphOption option,
                            const TuningContext &tuning) {
-  return makeGraphChoiceKey(hashModelGraph(imported), graphOptionName(option),
+  return makeGraphChoiceKey(modelHash, graphOptionName(option),
                             tuning.serialize());
 }
 
@@ -96,12 +98,12 @@ StringRef graphOptionName(GraphOption option) {
   return option == GraphOption::Winograd ? "winograd" : "conv-layout";
 }
 
-std::optional<std::string> lookupGraphChoice(ModuleOp imported,
+std::optional<std::string> lookupGraphChoice(StringRef modelHash,
                                              GraphOption option,
                                              const TuningDb &db,
                                              const TuningContext &tuning) {
   if (const GraphChoice *choice =
-          db.lookupGraphChoice(graphChoiceKey(imported, option, tuning)))
+          db.lookupGraphChoice(graphChoiceKey(modelHash, option, tuning)))
     return choice->value;
   return std::nullopt;
 }
@@ -117,7 +119,7 @@ tuneGraphChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
     return value;
   GraphChoice choice;
   choice.modelHash = hashModelGraph(imported);
-  choice.key = graphChoiceKey(imported, option, tuning);
+  choice.key = graphChoiceKey(choice.modelHash, option, tuning);
   if (const GraphChoice *known = db.lookupGraphChoice(choice.key)) {
     errs() << "tgc: tune: --" << name << " " << known->value
            << " from the tuning database\n";
@@ -137,8 +139,9 @@ tuneGraphChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
   FailureOr<std::string> autoHash = decomposedHash(imported, tried);
   if (failed(autoHash))
     return failure();
+  SmallVector<std::string> alternatives = alternativesOf(option);
   SmallVector<std::string> values{"auto"};
-  for (std::string &alternative : alternativesOf(option)) {
+  for (const std::string &alternative : alternatives) {
     value = alternative;
     FailureOr<std::string> hash = decomposedHash(imported, tried);
     if (failed(hash))
@@ -148,7 +151,6 @@ tuneGraphChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
   }
   if (values.size() == 1) {
     // Nothing to choose: recorded, so that a later tune need not decompose.
-    SmallVector<std::string> alternatives = alternativesOf(option);
     errs() << "tgc: tune: --" << name << " "
            << llvm::join(alternatives, " and ")
            << (alternatives.size() == 1 ? " makes" : " make")

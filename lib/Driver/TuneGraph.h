@@ -59,10 +59,10 @@ const std::string &graphOptionValue(const Choices &choices,
                                          : choices.convLayout;
 }
 
-/// The value `tgc tune` chose for `option` for `imported`, the model as
-/// imported (its tgc.stage attribute removed), in `tuning`, if the
-/// database holds one.
-std::optional<std::string> lookupGraphChoice(ModuleOp imported,
+/// The value `tgc tune` chose for `option` for the model whose graph
+/// hashes to `modelHash` (hashModelGraph of the model as imported, its
+/// tgc.stage attribute removed), in `tuning`, if the database holds one.
+std::optional<std::string> lookupGraphChoice(llvm::StringRef modelHash,
                                              GraphOption option,
                                              const TuningDb &db,
                                              const TuningContext &tuning);
