@@ -742,7 +742,10 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   232, 440), or to an even count of vectors that pair up (AVX2: 440 as
   28 pairs of 8), get their constant weights packed with zeros in the
   padded channels, read as whole vectors; a loop that reads the parts of a
-  concatenation along an outer axis (DenseNet's channels), or a padded
+  concatenation along an outer axis (DenseNet's channels), or along the
+  vector's lanes where the parts meet between vectors (SqueezeNet's pools
+  of joined channels, channels last, whose parts of 64 channels are 4
+  vectors of 16 each: 0.05 ms, scalar before at 2.2 ms), or a padded
   tile's copies, or a loop of vectors whose last lane is past the row
   (each vector then built lane by lane), is written once per part, its
   gates decided, and an elementwise loop gated by its own index (a

@@ -143,11 +143,14 @@ RangeOp chooseVectorRange(ArrayRef<RangeOp> laneRanges, int64_t maxVector) {
     });
     // A gate that picks lanes other than a prefix (the parts of a
     // concatenation along the range) folds only lane by lane: as copies,
-    // each lane computes its own part alone.
+    // each lane computes its own part alone. Unless the parts meet between
+    // vectors: then the lanes share their gate.
     bool picksLanes = false;
+    DependenceMemo memo;
     kernel.walk([&](IndexOp index) {
       Value gate = index.getGate();
-      picksLanes |= gate && !gatesOnlyPadding(gate, range.getResult());
+      picksLanes |= gate && !gatesOnlyPadding(gate, range.getResult()) &&
+                    !gateUniformPerVector(gate, range.getResult(), lanes, memo);
     });
     if (picksLanes)
       continue;

@@ -57,11 +57,18 @@ KernelShape::KernelShape(KernelOp kernel) {
   }
 }
 
+bool KernelShape::gateMovesWithinVector(Access access, RangeOp range,
+                                        int64_t lanes) {
+  Value gate = access.index.getGate();
+  return gate && dependsOn(gate, range.getResult(), memo) &&
+         !gateUniformPerVector(gate, range.getResult(), lanes, memo);
+}
+
 StrideClass KernelShape::strideClass(Access access, RangeOp range,
                                      int64_t lanes) {
   std::optional<int64_t> stride =
       getLaneStride(access.index.getIdx(), range.getResult(), lanes);
-  if (!stride || gateMoves(access, range))
+  if (!stride || gateMovesWithinVector(access, range, lanes))
     return StrideClass::Other;
   if (*stride == 0)
     return StrideClass::Constant;

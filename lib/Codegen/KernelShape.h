@@ -65,6 +65,10 @@ public:
     Value gate = access.index.getGate();
     return gate && dependsOn(gate, range.getResult(), memo);
   }
+  /// True if `access`'s gate changes within some vector of `lanes`
+  /// consecutive values of `range` (from 0, as UPCAST makes them); a part
+  /// boundary at a multiple of `lanes` only changes between vectors.
+  bool gateMovesWithinVector(Access access, RangeOp range, int64_t lanes);
 
 private:
   DependenceMemo memo;

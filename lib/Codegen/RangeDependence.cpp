@@ -7,7 +7,9 @@
 #include "Codegen/RangeDependence.h"
 #include "Codegen/Symbolic.h"
 #include "IR/TgcOps.h"
+#include "llvm/Support/MathExtras.h"
 #include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tgc;
@@ -104,4 +106,41 @@ bool mlir::tgc::gatesOnlyPadding(Value gate, Value range) {
     return gatesOnlyPadding(both.getOperand(0), range) &&
            gatesOnlyPadding(both.getOperand(1), range);
   return false;
+}
+
+bool mlir::tgc::gateUniformPerVector(Value cond, Value range, int64_t lanes,
+                                     DependenceMemo &memo) {
+  if (!dependsOn(cond, range, memo))
+    return true;
+  Operation *op = cond.getDefiningOp();
+  if (isa_and_nonnull<AndOp, OrOp, XorOp>(op))
+    return gateUniformPerVector(op->getOperand(0), range, lanes, memo) &&
+           gateUniformPerVector(op->getOperand(1), range, lanes, memo);
+  std::optional<IndexComparison> comparison = matchIndexComparison(op);
+  if (!comparison || !isa<CmpltOp>(op))
+    return false;
+  // subject = s * range + (terms free of range) + c: in a vector, range is
+  // lanes * v + k, and the lanes' subjects differ in their constants. With
+  // g the gcd of the coefficients of v and of the other terms, a bound that
+  // is a multiple of g lies between the runs if c + s * k, for every lane
+  // k, stays within one multiple of g.
+  LinearSum sum = linearSumOf(comparison->subject);
+  int64_t s = 0, g = 0;
+  for (auto [atom, coef] : sum.terms) {
+    if (atom == range)
+      s = coef;
+    else if (dependsOn(atom, range, memo))
+      return false;
+    else
+      g = std::gcd(g, coef);
+  }
+  g = std::gcd(g, s * lanes);
+  int64_t bound = comparison->constant + (comparison->subjectFirst ? 0 : 1);
+  if (s == 0 || g <= 1 || bound % g != 0)
+    return false;
+  for (int64_t k = 1; k < lanes; ++k)
+    if (llvm::divideFloorSigned(sum.constant + s * k, g) !=
+        llvm::divideFloorSigned(sum.constant, g))
+      return false;
+  return true;
 }

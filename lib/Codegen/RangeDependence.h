@@ -44,6 +44,16 @@ std::optional<int64_t> getLaneStride(Value address, Value range, int64_t lanes);
 /// where it is false, so the lanes can be one partial vector access.
 bool gatesOnlyPadding(Value gate, Value range);
 
+/// True if the gate `cond` takes one value over each run of `lanes`
+/// values of `range` from a multiple of `lanes`: every comparison of an
+/// index with a constant that moves with `range` has its bound between
+/// runs (the lanes of 16 channels test `16*v + k < 64`, a concatenation's
+/// part boundary, alike for every k). Joined by and, or, xor. Written out
+/// as a vector's lanes, tgc-unswitch then copies their loop once per part,
+/// where each copy's gates are decided and the lanes are one vector access.
+bool gateUniformPerVector(Value cond, Value range, int64_t lanes,
+                          DependenceMemo &memo);
+
 } // namespace mlir::tgc
 
 #endif // TGC_CODEGEN_RANGEDEPENDENCE_H

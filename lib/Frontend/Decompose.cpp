@@ -219,10 +219,11 @@ static bool concatsChannels(OnnxNodeOp node) {
 /// instead of 21.9 ms (batch 8: 157 instead of 176), its basic block 1.40
 /// instead of 1.87, ResNet-50 63 instead of 68.5, VGG-11 64 instead of 75.
 /// Fewer channels do not fill the vectors: the bundled 8- and 16-channel
-/// convnets ran 1.07x (cnn) and 1.45x (dyncnn) slower. Joined channels are
-/// read a part per lane: SqueezeNet 1.45x slower (its max pools of the
-/// joined image scalar, 2.2 ms instead of 0.1), DenseNet-121 1.07x,
-/// GoogLeNet the same.
+/// convnets ran 1.07x (cnn) and 1.45x (dyncnn) slower. Models that join
+/// channels gained nothing worth a rule: GoogLeNet 1.05x faster,
+/// DenseNet-121 and SqueezeNet-1.1 as fast (once a pool of the joined image
+/// read whole vectors of each part: it was scalar, 2.2 ms instead of 0.1);
+/// `tgc tune` times the other layout for them.
 static bool prefersChannelsLast(ArrayRef<OnnxNodeOp> nodes) {
   bool anyGroupedSpatial = false, anyDenseSpatial = false,
        anyChannelConcat = false;
