@@ -182,6 +182,7 @@ Json toJson(const GraphChoice &choice) {
               {"model_hash", choice.modelHash},
               {"option", choice.option},
               {"value", choice.value},
+              {"given", choice.given},
               {"context", contextToJson(choice.context)},
               {"model_ms", times}};
 }
@@ -215,6 +216,17 @@ bool fromJson(const Json &json, size_t index, GraphChoice &choice,
   } else {
     return fail("unknown option '" + choice.option +
                 "' (winograd or conv-layout)");
+  }
+  // A choice from before the other options were recorded has none: its
+  // key is then no lookup's, and a later tune makes the choice again.
+  if (auto given = json.find("given"); given != json.end()) {
+    if (!given->is_object())
+      return fail("'given' is not an object");
+    for (const auto &[name, value] : given->items()) {
+      if (!value.is_string())
+        return fail("'given' holds a non-string");
+      choice.given[name] = value.get<std::string>();
+    }
   }
   if (auto times = json.find("model_ms"); times != json.end()) {
     if (!times->is_object())
@@ -315,11 +327,19 @@ std::string mlir::tgc::hashModelGraph(ModuleOp module) {
   return sha256Hex(numberResources(text));
 }
 
-std::string mlir::tgc::makeGraphChoiceKey(llvm::StringRef modelHash,
-                                          llvm::StringRef option,
-                                          llvm::StringRef serializedContext) {
+std::string
+mlir::tgc::makeGraphChoiceKey(llvm::StringRef modelHash, llvm::StringRef option,
+                              const std::map<std::string, std::string> &given,
+                              llvm::StringRef serializedContext) {
+  // Option names and values are words: no separator can hide in them.
+  // None given is the key of a choice from before they were recorded.
+  std::string others;
+  for (const auto &[name, value] : given)
+    others += name + "=" + value + ";";
+  if (!others.empty())
+    others += "\n";
   return sha256Hex(
-      (modelHash + "\n" + option + "\n" + serializedContext).str());
+      (modelHash + "\n" + option + "\n" + others + serializedContext).str());
 }
 
 std::string mlir::tgc::makeTuningKey(llvm::StringRef kernelHash,
@@ -379,10 +399,11 @@ bool TuningDb::parse(llvm::StringRef text, std::string &error) {
       if (!fromJson(item, index, choice, error))
         return false;
       if (choice.key != makeGraphChoiceKey(choice.modelHash, choice.option,
+                                           choice.given,
                                            choice.context.serialize())) {
         error = "graph choice " + std::to_string(index) +
-                ": the key is not the hash of its model_hash, option and "
-                "context";
+                ": the key is not the hash of its model_hash, option, "
+                "given and context";
         return false;
       }
       std::string key = choice.key;

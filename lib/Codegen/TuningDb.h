@@ -133,7 +133,8 @@ struct TuningEntry {
 /// joined channels, which no rule weighs exactly; `tgc tune` times the
 /// model built each way (TuneGraph.h).
 struct GraphChoice {
-  /// makeGraphChoiceKey(modelHash, option, the context's serialized form).
+  /// makeGraphChoiceKey(modelHash, option, given, the context's serialized
+  /// form).
   std::string key;
   /// The model's file name (for reports) and hashModelGraph of it.
   std::string model;
@@ -141,6 +142,10 @@ struct GraphChoice {
   /// The compile option chosen ("winograd", "conv-layout") and its value.
   std::string option;
   std::string value;
+  /// The other graph options' values it was chosen with, by name: a later
+  /// option's as given (auto unless set), an earlier one's as chosen. The
+  /// layout that runs fastest with Winograd's kernels may not without.
+  std::map<std::string, std::string> given;
   TuningContext context;
   /// The model's time in milliseconds built with each value timed (the
   /// lowest median of the rounds); empty when only one value exists.
@@ -156,9 +161,10 @@ struct GraphChoice {
 std::string hashModelGraph(mlir::ModuleOp module);
 
 /// The database key of graph choice `option` for a model of hash
-/// `modelHash` in `serializedContext`.
+/// `modelHash`, the other graph options `given`, in `serializedContext`.
 std::string makeGraphChoiceKey(llvm::StringRef modelHash,
                                llvm::StringRef option,
+                               const std::map<std::string, std::string> &given,
                                llvm::StringRef serializedContext);
 
 class TuningDb {

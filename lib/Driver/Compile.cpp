@@ -184,8 +184,8 @@ void applyGraphChoices(ModuleOp imported, const CompileOptions &options,
   for (GraphOption option : kGraphOptions) {
     if (graphOptionValue(options.kernels, option) != "auto")
       continue;
-    if (std::optional<std::string> value =
-            lookupGraphChoice(modelHash, option, tuning.db, tuning.context)) {
+    if (std::optional<std::string> value = lookupGraphChoice(
+            modelHash, option, pipeline, tuning.db, tuning.context)) {
       graphOptionValue(pipeline, option) = *value;
       if (options.verbose)
         errs() << "tgc: tuning db: --" << graphOptionName(option) << " "

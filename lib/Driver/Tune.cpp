@@ -632,6 +632,8 @@ LogicalResult reportTuningDb(MLIRContext &context, StringRef dbPath,
   for (const auto &[key, choice] : db.getGraphChoices()) {
     out << formatv("graph: --{0} {1} for {2}", choice.option, choice.value,
                    choice.model);
+    for (const auto &[name, value] : choice.given)
+      out << formatv(" with --{0} {1}", name, value);
     auto autoMs = choice.modelMs.find("auto"),
          chosenMs = choice.modelMs.find(choice.value);
     if (autoMs == choice.modelMs.end() || chosenMs == choice.modelMs.end())

@@ -84,28 +84,10 @@ timeInTurns(ArrayRef<const BenchProgram *> programs, unsigned threads) {
   return best;
 }
 
-/// The database key of `option`'s choice for the model whose graph hashes
-/// to `modelHash` (hashModelGraph of the model as imported).
-std::string graphChoiceKey(StringRef modelHash, GraphOption option,
-                           const TuningContext &tuning) {
-  return makeGraphChoiceKey(modelHash, graphOptionName(option),
-                            tuning.serialize());
-}
-
 } // namespace
 
 StringRef graphOptionName(GraphOption option) {
   return option == GraphOption::Winograd ? "winograd" : "conv-layout";
-}
-
-std::optional<std::string> lookupGraphChoice(StringRef modelHash,
-                                             GraphOption option,
-                                             const TuningDb &db,
-                                             const TuningContext &tuning) {
-  if (const GraphChoice *choice =
-          db.lookupGraphChoice(graphChoiceKey(modelHash, option, tuning)))
-    return choice->value;
-  return std::nullopt;
 }
 
 FailureOr<std::string>
@@ -119,7 +101,9 @@ tuneGraphChoice(MLIRContext &context, StringRef modelPath, ModuleOp imported,
     return value;
   GraphChoice choice;
   choice.modelHash = hashModelGraph(imported);
-  choice.key = graphChoiceKey(choice.modelHash, option, tuning);
+  choice.given = otherGraphOptions(options, option);
+  choice.key = makeGraphChoiceKey(choice.modelHash, name, choice.given,
+                                  tuning.serialize());
   if (const GraphChoice *known = db.lookupGraphChoice(choice.key)) {
     errs() << "tgc: tune: --" << name << " " << known->value
            << " from the tuning database\n";

@@ -11,9 +11,9 @@
 // fewer multiplies.
 //
 // --conv-layout auto's rule weighs channel counts and joins measured on a
-// few models: GoogLeNet ran as fast either way, the small convnets it keeps
-// NCHW from 1.07x to 1.45x faster so, SqueezeNet's channels-last pools of
-// joined channels 20x slower than NCHW's.
+// few models: GoogLeNet ran 1.05x faster channels last, DenseNet-121 and
+// SqueezeNet as fast either way, the small convnets it keeps NCHW from
+// 1.07x to 1.45x faster so.
 //
 // `tgc tune` builds the model with auto and with each value that makes
 // another graph, times them in turns, and records the fastest (auto unless
@@ -29,6 +29,7 @@
 #include "Codegen/TuningDb.h"
 #include "Driver/Tune.h"
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -59,19 +60,40 @@ const std::string &graphOptionValue(const Choices &choices,
                                          : choices.convLayout;
 }
 
+/// The other graph options' values in `choices`, by name: what a choice
+/// for `option` is made and looked up with (GraphChoice::given).
+template <typename Choices>
+std::map<std::string, std::string> otherGraphOptions(const Choices &choices,
+                                                     GraphOption option) {
+  std::map<std::string, std::string> given;
+  for (GraphOption other : kGraphOptions)
+    if (other != option)
+      given[graphOptionName(other).str()] = graphOptionValue(choices, other);
+  return given;
+}
+
 /// The value `tgc tune` chose for `option` for the model whose graph
 /// hashes to `modelHash` (hashModelGraph of the model as imported, its
-/// tgc.stage attribute removed), in `tuning`, if the database holds one.
-std::optional<std::string> lookupGraphChoice(llvm::StringRef modelHash,
-                                             GraphOption option,
-                                             const TuningDb &db,
-                                             const TuningContext &tuning);
+/// tgc.stage attribute removed), the other options as `choices` hold them
+/// (earlier ones chosen, later ones as given), in `tuning`, if the
+/// database holds one.
+template <typename Choices>
+std::optional<std::string>
+lookupGraphChoice(llvm::StringRef modelHash, GraphOption option,
+                  const Choices &choices, const TuningDb &db,
+                  const TuningContext &tuning) {
+  if (const GraphChoice *choice = db.lookupGraphChoice(makeGraphChoiceKey(
+          modelHash, graphOptionName(option),
+          otherGraphOptions(choices, option), tuning.serialize())))
+    return choice->value;
+  return std::nullopt;
+}
 
 /// The value of `option` to tune `modelPath`'s kernels with: the one
-/// `options` give unless it is auto; else the database's choice, or one
-/// made now and recorded in `db`: the value of those that change the graph
-/// whose model runs fastest if it beats auto by more than the noise
-/// between two builds, else "auto". Not timed (auto, nothing recorded) for
+/// `options` give unless it is auto; else, the other options as `options`
+/// hold them, the database's choice, or one made now and recorded in `db`:
+/// the value of those that change the graph whose model runs fastest if it
+/// beats auto by more than the noise between two builds, else "auto". Not timed (auto, nothing recorded) for
 /// another CPU than this one or for dynamic inputs without --input files.
 FailureOr<std::string>
 tuneGraphChoice(MLIRContext &context, llvm::StringRef modelPath,

@@ -368,6 +368,11 @@ def graph_choice(env):
               "the times and the value disagree: %s" % choice)
     layout = choices["conv-layout"]
     choice = choices["winograd"]
+    # Winograd's choice is made first, the layout as given; the layout's
+    # with Winograd's choice.
+    check(choice["given"] == {"conv-layout": "auto"} and
+          layout["given"] == {"winograd": choice["value"]},
+          "the choices' other options: %s" % choices)
 
     # The compile follows the choice, and finds entries for every kernel of
     # the graph chosen (the search tuned those).
@@ -396,10 +401,13 @@ def graph_choice(env):
     check("tuning db: --winograd %s" % choice["value"] in stderr,
           "the moved model lost its choice:\n" + stderr)
     # An explicit --winograd wins over the database.
+    # So does an explicit --winograd over the layout chosen with
+    # Winograd's choice: the layout was timed with other kernels.
     _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("direct"),
                                "--tuning-db", db, "--winograd", "never", "-v")
-    check("tuning db: --winograd" not in stderr,
-          "--winograd never took the database's choice:\n" + stderr)
+    check("tuning db: --winograd" not in stderr and
+          "tuning db: --conv-layout" not in stderr,
+          "--winograd never took the database's choices:\n" + stderr)
     _, _, stderr = env.tgc_cmd("compile", model, "-o", env.path("nchw"),
                                "--tuning-db", db, "--conv-layout", "nchw",
                                "-v")
@@ -407,11 +415,12 @@ def graph_choice(env):
           "--conv-layout nchw took the database's choice:\n" + stderr)
 
     _, stdout, _ = env.tgc_cmd("tune", "--report", db)
-    for option, value in (("winograd", choice["value"]),
-                          ("conv-layout", layout["value"])):
-        check("graph: --%s %s for conv8.onnx (the model" % (option, value)
-              in stdout, "the report lacks the %s choice:\n%s" % (option,
-                                                                   stdout))
+    for option, value, given in (
+            ("winograd", choice["value"], "--conv-layout auto"),
+            ("conv-layout", layout["value"], "--winograd " + choice["value"])):
+        check("graph: --%s %s for conv8.onnx with %s (the model" %
+              (option, value, given) in stdout,
+              "the report lacks the %s choice:\n%s" % (option, stdout))
 
     # A second tune reads the choices and searches nothing.
     before = open(db).read()

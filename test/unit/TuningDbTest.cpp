@@ -260,9 +260,10 @@ GraphChoice someGraphChoice(const std::string &modelHash) {
   choice.modelHash = modelHash;
   choice.option = "winograd";
   choice.value = "always";
+  choice.given = {{"conv-layout", "auto"}};
   choice.context = someContext();
-  choice.key =
-      makeGraphChoiceKey(modelHash, choice.option, choice.context.serialize());
+  choice.key = makeGraphChoiceKey(modelHash, choice.option, choice.given,
+                                  choice.context.serialize());
   choice.modelMs = {{"auto", 22.5}, {"always", 20.25}};
   return choice;
 }
@@ -298,11 +299,15 @@ TEST_CASE("graph choices read back and are refused when edited", "[tuning]") {
   // Every part of the key changes it.
   TuningContext other = someContext();
   other.cpu = "znver4";
-  CHECK(makeGraphChoiceKey(expected.modelHash, "winograd", other.serialize()) !=
-        expected.key);
-  CHECK(makeGraphChoiceKey(std::string(64, 'e'), "winograd",
+  CHECK(choice->given == expected.given);
+  CHECK(makeGraphChoiceKey(expected.modelHash, "winograd", expected.given,
+                           other.serialize()) != expected.key);
+  CHECK(makeGraphChoiceKey(std::string(64, 'e'), "winograd", expected.given,
                            expected.context.serialize()) != expected.key);
-  CHECK(makeGraphChoiceKey(expected.modelHash, "conv_layout",
+  CHECK(makeGraphChoiceKey(expected.modelHash, "conv_layout", expected.given,
+                           expected.context.serialize()) != expected.key);
+  CHECK(makeGraphChoiceKey(expected.modelHash, "winograd",
+                           {{"conv-layout", "nhwc"}},
                            expected.context.serialize()) != expected.key);
 
   auto edited = [&](const std::string &from, const std::string &to) {
@@ -313,7 +318,12 @@ TEST_CASE("graph choices read back and are refused when edited", "[tuning]") {
   };
   CHECK_FALSE(read.parse(edited("\"sapphirerapids\"", "\"znver4\""), error));
   CHECK(error == "graph choice 1: the key is not the hash of its "
-                 "model_hash, option and context");
+                 "model_hash, option, given and context");
+  // The other options it was chosen with are part of the key.
+  CHECK_FALSE(read.parse(
+      edited("\"conv-layout\": \"auto\"", "\"conv-layout\": \"nhwc\""), error));
+  CHECK(error == "graph choice 1: the key is not the hash of its "
+                 "model_hash, option, given and context");
   CHECK_FALSE(
       read.parse(edited("\"value\": \"always\"", "\"value\": \"2x2\""), error));
   CHECK(error == "graph choice 1: winograd value '2x2' is not auto or always");
@@ -327,6 +337,30 @@ TEST_CASE("graph choices read back and are refused when edited", "[tuning]") {
       error));
   CHECK(error ==
         "graph choice 1: conv-layout value 'always' is not auto, nchw or nhwc");
+}
+
+TEST_CASE("a graph choice from before 'given' was recorded still reads",
+          "[tuning]") {
+  GraphChoice older = someGraphChoice(std::string(64, 'f'));
+  older.given.clear();
+  older.key = makeGraphChoiceKey(older.modelHash, older.option, {},
+                                 older.context.serialize());
+  TuningDb db;
+  db.insertGraphChoice(older);
+  std::string text = db.serialize();
+  size_t given = text.find("\"given\": {},");
+  REQUIRE(given != std::string::npos);
+  text.erase(given, std::string("\"given\": {},").size());
+
+  TuningDb read;
+  std::string error;
+  REQUIRE(read.parse(text, error));
+  const GraphChoice *choice = read.lookupGraphChoice(older.key);
+  REQUIRE(choice);
+  CHECK(choice->given.empty());
+  // No lookup finds it: every lookup gives the other options.
+  CHECK(read.lookupGraphChoice(someGraphChoice(older.modelHash).key) ==
+        nullptr);
 }
 
 TEST_CASE("a model's graph hash sees ops and shapes, not weight values",
