@@ -60,8 +60,7 @@ KernelShape::KernelShape(KernelOp kernel) {
 bool KernelShape::gateMovesWithinVector(Access access, RangeOp range,
                                         int64_t lanes) {
   Value gate = access.index.getGate();
-  return gate && dependsOn(gate, range.getResult(), memo) &&
-         !gateUniformPerVector(gate, range.getResult(), lanes, memo);
+  return gate && !gateUniformPerVector(gate, range.getResult(), lanes, memo);
 }
 
 StrideClass KernelShape::strideClass(Access access, RangeOp range,

@@ -93,8 +93,9 @@ lookupGraphChoice(llvm::StringRef modelHash, GraphOption option,
 /// `options` give unless it is auto; else, the other options as `options`
 /// hold them, the database's choice, or one made now and recorded in `db`:
 /// the value of those that change the graph whose model runs fastest if it
-/// beats auto by more than the noise between two builds, else "auto". Not timed (auto, nothing recorded) for
-/// another CPU than this one or for dynamic inputs without --input files.
+/// beats auto by more than the noise between two builds, else "auto". Not
+/// timed (auto, nothing recorded) for another CPU than this one or for
+/// dynamic inputs without --input files.
 FailureOr<std::string>
 tuneGraphChoice(MLIRContext &context, llvm::StringRef modelPath,
                 ModuleOp imported, GraphOption option, TuningDb &db,
