@@ -42,8 +42,31 @@ int64_t largestActivationBytes(KernelOp kernel) {
 /// at most when it reads more than this: MobileNetV2's depthwise
 /// convolutions over inputs of 600 KB to 4.8 MB ran 1.1-1.5x faster with 1
 /// or 2 pixels than with 7 to 14 (BEAM's choices, and inside the model),
-/// those over 450 KB or less no faster.
+/// those over 450 KB or less no faster. Where its window is written out
+/// (kMaxUnrolledTaps) it also keeps one vector.
 constexpr int64_t kStreamedTileBytes = 512 * 1024;
+
+/// Taps of a streamed kernel's window (its reduce loops) written out in
+/// full where it reads weights: each tap's weight vector is then a value
+/// the C compiler keeps in a register across the pixels (where
+/// tgc-order-loops nests the channel vectors outside them), and the taps
+/// of neighbouring pixels share their loads. MobileNetV2's depthwise 3x3
+/// convolutions at 56x56 to 14x14, in one vector by 2 pixels with their 9
+/// taps written out, ran 1.1-1.6x faster inside the model than in two
+/// vectors by 2 pixels with the taps in loops on one thread, 1.1-1.5x on
+/// two; MnasNet's of 72 channels at 56x56 1.04-1.16x.
+/// Only where a vector's stripe of the whole input fits in a quarter of L2
+/// (kStripeBytes): the 112x112 image of MobileNetV2's and MnasNet's first
+/// depthwise convolution (32 channels, 800 KB a stripe) and the stride-2
+/// one to 56x56 (96 channels of 112x112) ran 0.8-1.2x as fast. Not a
+/// pool, which has no weights to keep: ResNet-18's 3x3 max pool ran
+/// 1.4x slower with its taps written out (VGG's 2x2 pools 1.0-1.5x faster).
+/// Nor a larger window, whose weights outnumber the registers: in one
+/// vector, its taps in loops and the channel vectors outside the pixels,
+/// EfficientNet-B0's 5x5 depthwise convolutions ran 0.8-1.0x as fast,
+/// ConvNeXt-T's 7x7 ones at 28x28 0.9-1.0x (at 56x56 1.2-1.4x).
+constexpr int64_t kMaxUnrolledTaps = 9;
+constexpr int64_t kStripeBytes = 256 * 1024;
 
 /// Vectors of a product that reuses none of its loads kept side by side
 /// (of `vectors` along its axis): the largest divisor up to
@@ -251,7 +274,8 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
     // rather than a reduce axis (narrowOutputAxis). Its accumulators are
     // allowed two thirds of the registers: 3 vectors by 7 pixels ran 1.4x
     // faster than by 4, and by 8 slower than by 7.
-    bool narrow = false, everyLoadMoves = false;
+    bool narrow = false, everyLoadMoves = false, streamed = false,
+         writesOutWindow = false;
     int64_t tileAccumulators = accumulators;
     if (vector && vector.getAxis() == AxisType::reduce && lanes == maxLanes)
       if (RangeOp output = narrowOutputAxis(shape, lanes / 2)) {
@@ -277,6 +301,14 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
     if (RangeOp reduceLanes = chooseReduceLanes(shape, vector, lanes);
         reduceLanes && reduceLanes != tile)
       reduceLanesId = reduceLanes.getId();
+    // The window's taps, written out where writesOutWindow (kMaxUnrolledTaps).
+    SmallVector<int64_t> reduceIds;
+    for (RangeOp range : shape.reductions)
+      reduceIds.push_back(range.getId());
+    int64_t reduceSize = shape.reduceSize;
+    bool readsWeights = llvm::any_of(shape.accesses, [](const Access &access) {
+      return access.inReduce && access.weight;
+    });
     // Outputs whose reductions run as chains side by side: see chainAxis.
     std::optional<int64_t> chainId;
     if (!tile && lanes && chainSteps(shape) / lanes >= kMinChainSteps &&
@@ -333,7 +365,15 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
                    shape.strideClass(access, vector, lanes) ==
                        StrideClass::Constant;
           });
-      if (!isReduce && !padded && tile && lanes == maxLanes) {
+      streamed =
+          everyLoadMoves && largestActivationBytes(kernel) > kStreamedTileBytes;
+      writesOutWindow = streamed && readsWeights &&
+                        reduceSize <= kMaxUnrolledTaps &&
+                        largestActivationBytes(kernel) /
+                                std::max<int64_t>(1, bound / lanes) <=
+                            kStripeBytes;
+      if (!isReduce && !padded && tile && lanes == maxLanes &&
+          !writesOutWindow) {
         auto reuse = [&](int64_t vectors) {
           return tileReuse(vectors, tileBound, accumulators);
         };
@@ -479,8 +519,6 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
         vectorCopies = 4;
     }
     if (tile) {
-      bool streamed =
-          everyLoadMoves && largestActivationBytes(kernel) > kStreamedTileBytes;
       if (streamed)
         tileBound = tile.getBound();
       int64_t copies =
@@ -509,6 +547,11 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
     }
     if (reduceLanesId)
       apply(kernel, OptKind::Unroll, findRange(kernel, *reduceLanesId), lanes);
+    if (writesOutWindow)
+      for (int64_t id : reduceIds)
+        if (RangeOp range = findRange(kernel, id);
+            range && range.getAxis() == AxisType::reduce)
+          apply(kernel, OptKind::Unroll, range, range.getBound());
     // The transformer block's layer norms (two sums over 256 per row) and
     // softmax (a max and a sum over 128 per row and head): BEAM upcast
     // their rows by 8 (or heads by 4), 1.0-1.7x faster inside the model.

@@ -97,7 +97,12 @@ def TgcOrderLoops : Pass<"tgc-order-loops", "::mlir::ModuleOp"> {
     streaming all its weights again for every tile of rows. Each step of
     the reduction then prefetches (tgc.prefetch, gated inside the weight)
     a piece of the next block, so that it streams in from memory while the
-    rows use this one.
+    rows use this one. The column loops also go outside where a task's
+    weights overflow L1 but one block fits, and where a window whose taps
+    are written out slides over an activation that moves with the columns
+    (a channels-last depthwise convolution) and a block's stripe of what a
+    task reads of it fits in L1; the rows go outside where the activations read again for every
+    block would cost more than the weights read again for every row.
   }];
 }
 

@@ -4,7 +4,10 @@
 // outside those along which none moves; so do they where a task's weights
 // overflow L1 but each block of them fits. Where a task reads over 256 KB of
 // a weight, the next block of it is prefetched while the rows (or a
-// reduction that reuses the block) use this one.
+// reduction that reuses the block) use this one. A window written out
+// over an activation that moves with the columns (a channels-last
+// depthwise convolution) puts the columns outside where a column's
+// stripe of a task's activation fits in L2.
 
 // A linear layer on 7x7 pixels, channels last (ConvNeXt's last stage):
 // 768 -> 3072, weights packed in blocks of 32 columns (9.4 MB; 1.2 MB for
@@ -448,4 +451,155 @@ func.func @rows_first(%x: tensor<1x224x56x56xf32>) -> tensor<1x128x56x56xf32> {
     tgc.sink
   }
   return %k : tensor<1x128x56x56xf32>
+}
+
+// -----
+
+// A channels-last 3x3 depthwise convolution at 56x56 (MobileNetV2's), 144
+// channels in 9 vectors of 16, by 2 pixels, its taps written out, in 8
+// tasks of 7 rows. The 3x3 window reads each input row again for the
+// next two rows of outputs: rows outside, the rows of all 144 channels it
+// spans overflow L1 and come from L2 again. A task reads 242 KB of input,
+// 27 KB per vector of channels: the vectors go outside the rows, each
+// one's stripe stays in L1 and its 9 weight vectors in registers.
+// CHECK-LABEL: func @window_stripes(
+//       CHECK:   %[[T:.*]] = tgc.range 8 thread id 7
+//       CHECK:   %[[COLS:.*]] = tgc.range 9 global id 2
+//  CHECK-NEXT:   %[[ROWS:.*]] = tgc.range 7 global id 0
+//  CHECK-NEXT:   %[[PIX:.*]] = tgc.range 28 global id 1
+//   CHECK-NOT:   tgc.prefetch
+//       CHECK:   tgc.end %[[PIX]]
+//  CHECK-NEXT:   tgc.end %[[ROWS]]
+//  CHECK-NEXT:   tgc.end %[[COLS]]
+//  CHECK-NEXT:   tgc.end %[[T]]
+func.func @window_stripes(%x: tensor<58x58x144xf32>) -> tensor<56x56x144xf32> {
+  %w = tgc.const dense<1.0> : tensor<9x3x3x16xf32>
+  %k = tgc.kernel "r_56_56_144_3_3"(%x, %w) : (tensor<58x58x144xf32>, tensor<9x3x3x16xf32>) -> tensor<56x56x144xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %wt: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %t = tgc.range 8 thread id 7
+    %c144 = tgc.const 144 : index
+    %c58 = tgc.const 58 : index
+    %c56 = tgc.const 56 : index
+    %rows = tgc.range 7 global id 0
+    %c7 = tgc.const 7 : index
+    %r0 = tgc.mul %t, %c7 : index
+    %row = tgc.add %r0, %rows : index
+    %pix = tgc.range 28 global id 1
+    %pixlane = tgc.range 2 upcast id 6
+    %c2 = tgc.const 2 : index
+    %q0 = tgc.mul %pix, %c2 : index
+    %col = tgc.add %q0, %pixlane : index
+    %cols = tgc.range 9 global id 2
+    %lane = tgc.range 16 upcast id 5
+    %c16 = tgc.const 16 : index
+    %c0 = tgc.mul %cols, %c16 : index
+    %chan = tgc.add %c0, %lane : index
+    %kh = tgc.range 3 unroll id 3
+    %kw = tgc.range 3 unroll id 4
+    %ih = tgc.add %row, %kh : index
+    %iw = tgc.add %col, %kw : index
+    %a0 = tgc.mul %ih, %c58 : index
+    %a1 = tgc.add %a0, %iw : index
+    %a2 = tgc.mul %a1, %c144 : index
+    %a = tgc.add %a2, %chan : index
+    %pa = tgc.index %in[%a] : !tgc.ptr<f32>
+    %va = tgc.load %pa : !tgc.ptr<f32> -> f32
+    %cblk = tgc.const 144 : index
+    %c48 = tgc.const 48 : index
+    %w0 = tgc.mul %cols, %cblk : index
+    %w1 = tgc.mul %kh, %c48 : index
+    %w2 = tgc.add %w0, %w1 : index
+    %w3 = tgc.mul %kw, %c16 : index
+    %w4 = tgc.add %w2, %w3 : index
+    %wi = tgc.add %w4, %lane : index
+    %pw = tgc.index %wt[%wi] : !tgc.ptr<f32>
+    %vw = tgc.load %pw : !tgc.ptr<f32> -> f32
+    %p = tgc.mul %va, %vw : f32
+    tgc.end %kw
+    tgc.end %kh
+    %s = tgc.reduce add %p over %kh, %kw : f32
+    %o0 = tgc.mul %row, %c56 : index
+    %o1 = tgc.add %o0, %col : index
+    %o2 = tgc.mul %o1, %c144 : index
+    %o = tgc.add %o2, %chan : index
+    %po = tgc.index %out[%o] : !tgc.ptr<f32>
+    tgc.store %po, %s : !tgc.ptr<f32>, f32
+    tgc.end %lane
+    tgc.end %cols
+    tgc.end %pixlane
+    tgc.end %pix
+    tgc.end %rows
+    tgc.end %t
+    tgc.sink
+  }
+  return %k : tensor<56x56x144xf32>
+}
+
+// -----
+
+// The same convolution in one task: a vector's stripe of the whole image,
+// 215 KB, would not stay in L1 either; the rows stay outside.
+// CHECK-LABEL: func @window_whole_image(
+//       CHECK:   %[[ROWS:.*]] = tgc.range 56 global id 0
+//       CHECK:   %[[PIX:.*]] = tgc.range 28 global id 1
+//       CHECK:   %[[COLS:.*]] = tgc.range 9 global id 2
+//       CHECK:   tgc.end %[[COLS]]
+//       CHECK:   tgc.end %[[PIX]]
+//  CHECK-NEXT:   tgc.end %[[ROWS]]
+func.func @window_whole_image(%x: tensor<58x58x144xf32>) -> tensor<56x56x144xf32> {
+  %w = tgc.const dense<1.0> : tensor<9x3x3x16xf32>
+  %k = tgc.kernel "r_56_56_144_3_3"(%x, %w) : (tensor<58x58x144xf32>, tensor<9x3x3x16xf32>) -> tensor<56x56x144xf32> {
+  ^bb0(%in: !tgc.ptr<f32>, %wt: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c144 = tgc.const 144 : index
+    %c58 = tgc.const 58 : index
+    %c56 = tgc.const 56 : index
+    %row = tgc.range 56 global id 0
+    %pix = tgc.range 28 global id 1
+    %pixlane = tgc.range 2 upcast id 6
+    %c2 = tgc.const 2 : index
+    %q0 = tgc.mul %pix, %c2 : index
+    %col = tgc.add %q0, %pixlane : index
+    %cols = tgc.range 9 global id 2
+    %lane = tgc.range 16 upcast id 5
+    %c16 = tgc.const 16 : index
+    %c0 = tgc.mul %cols, %c16 : index
+    %chan = tgc.add %c0, %lane : index
+    %kh = tgc.range 3 unroll id 3
+    %kw = tgc.range 3 unroll id 4
+    %ih = tgc.add %row, %kh : index
+    %iw = tgc.add %col, %kw : index
+    %a0 = tgc.mul %ih, %c58 : index
+    %a1 = tgc.add %a0, %iw : index
+    %a2 = tgc.mul %a1, %c144 : index
+    %a = tgc.add %a2, %chan : index
+    %pa = tgc.index %in[%a] : !tgc.ptr<f32>
+    %va = tgc.load %pa : !tgc.ptr<f32> -> f32
+    %cblk = tgc.const 144 : index
+    %c48 = tgc.const 48 : index
+    %w0 = tgc.mul %cols, %cblk : index
+    %w1 = tgc.mul %kh, %c48 : index
+    %w2 = tgc.add %w0, %w1 : index
+    %w3 = tgc.mul %kw, %c16 : index
+    %w4 = tgc.add %w2, %w3 : index
+    %wi = tgc.add %w4, %lane : index
+    %pw = tgc.index %wt[%wi] : !tgc.ptr<f32>
+    %vw = tgc.load %pw : !tgc.ptr<f32> -> f32
+    %p = tgc.mul %va, %vw : f32
+    tgc.end %kw
+    tgc.end %kh
+    %s = tgc.reduce add %p over %kh, %kw : f32
+    %o0 = tgc.mul %row, %c56 : index
+    %o1 = tgc.add %o0, %col : index
+    %o2 = tgc.mul %o1, %c144 : index
+    %o = tgc.add %o2, %chan : index
+    %po = tgc.index %out[%o] : !tgc.ptr<f32>
+    tgc.store %po, %s : !tgc.ptr<f32>, f32
+    tgc.end %lane
+    tgc.end %cols
+    tgc.end %pixlane
+    tgc.end %pix
+    tgc.end %row
+    tgc.sink
+  }
+  return %k : tensor<56x56x144xf32>
 }
