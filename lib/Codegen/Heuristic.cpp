@@ -305,10 +305,6 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
     SmallVector<int64_t> reduceIds;
     for (RangeOp range : shape.reductions)
       reduceIds.push_back(range.getId());
-    int64_t reduceSize = shape.reduceSize;
-    bool readsWeights = llvm::any_of(shape.accesses, [](const Access &access) {
-      return access.inReduce && access.weight;
-    });
     // Outputs whose reductions run as chains side by side: see chainAxis.
     std::optional<int64_t> chainId;
     if (!tile && lanes && chainSteps(shape) / lanes >= kMinChainSteps &&
@@ -365,13 +361,15 @@ void mlir::tgc::applyHeuristic(KernelOp kernel,
                    shape.strideClass(access, vector, lanes) ==
                        StrideClass::Constant;
           });
-      streamed =
-          everyLoadMoves && largestActivationBytes(kernel) > kStreamedTileBytes;
-      writesOutWindow = streamed && readsWeights &&
-                        reduceSize <= kMaxUnrolledTaps &&
-                        largestActivationBytes(kernel) /
-                                std::max<int64_t>(1, bound / lanes) <=
-                            kStripeBytes;
+      int64_t activationBytes = largestActivationBytes(kernel);
+      bool readsWeights =
+          llvm::any_of(shape.accesses, [](const Access &access) {
+            return access.inReduce && access.weight;
+          });
+      streamed = everyLoadMoves && activationBytes > kStreamedTileBytes;
+      writesOutWindow =
+          streamed && readsWeights && shape.reduceSize <= kMaxUnrolledTaps &&
+          activationBytes / std::max<int64_t>(1, bound / lanes) <= kStripeBytes;
       if (!isReduce && !padded && tile && lanes == maxLanes &&
           !writesOutWindow) {
         auto reuse = [&](int64_t vectors) {

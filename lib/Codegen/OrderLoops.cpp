@@ -304,22 +304,20 @@ bool blockStaysInL1(KernelOp kernel, IndexOp weight, ArrayRef<RangeOp> columns,
 /// rows the window reads again for the next rows of outputs. 0 if none.
 int64_t slidingActivationBytes(KernelOp kernel, ArrayRef<RangeOp> columns,
                                ArrayRef<RangeOp> rows, RangeOp thread) {
+  SmallVector<RangeOp> taps;
+  kernel.walk([&](RangeOp range) {
+    if (range.getAxis() == AxisType::unroll)
+      taps.push_back(range);
+  });
   int64_t bytes = 0;
   kernel.walk([&](IndexOp index) {
-    if (!findAddressedInput(kernel, index) || weightOf(kernel, index) ||
-        !llvm::all_of(columns,
-                      [&](RangeOp range) {
-                        return isComputedFrom(index.getIdx(),
-                                              range.getResult());
-                      }) ||
-        !movesAlongAny(index, rows))
+    if (!findAddressedInput(kernel, index) || weightOf(kernel, index))
       return;
-    bool alongTaps = false;
-    kernel.walk([&](RangeOp range) {
-      alongTaps |= range.getAxis() == AxisType::unroll &&
-                   isComputedFrom(index.getIdx(), range.getResult());
+    bool movesWithEveryColumn = llvm::all_of(columns, [&](RangeOp range) {
+      return isComputedFrom(index.getIdx(), range.getResult());
     });
-    if (alongTaps)
+    if (movesWithEveryColumn && movesAlongAny(index, rows) &&
+        movesAlongAny(index, taps))
       bytes = std::max(bytes, bytesPerTask(kernel, index, thread));
   });
   return bytes;

@@ -101,8 +101,9 @@ def TgcOrderLoops : Pass<"tgc-order-loops", "::mlir::ModuleOp"> {
     weights overflow L1 but one block fits, and where a window whose taps
     are written out slides over an activation that moves with the columns
     (a channels-last depthwise convolution) and a block's stripe of what a
-    task reads of it fits in L1; the rows go outside where the activations read again for every
-    block would cost more than the weights read again for every row.
+    task reads of it fits in L1; the rows go outside where the activations
+    read again for every block would cost more than the weights read again
+    for every row.
   }];
 }
 
