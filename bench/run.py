@@ -725,6 +725,11 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   outputs of another axis it reads along run side by side where the
   chain is 16 steps or longer (the transformer block's layer norms
   1.0-1.7x, its softmax 1.18x, kernels inside the model; BEAM's find).
+  Not where the kernel reads a weight over 1 MiB once (a classifier at
+  batch 1): its rows, summed in lanes, go one at a time, one stream of
+  reads the prefetchers keep ahead of, where 10 rows side by side were
+  10 streams (ResNet-18's 1000 x 512 classifier 1.9x faster inside the
+  model on one thread, MobileNetV2's 1000 x 1280 1.6x; BEAM's find).
   A pad whose rows are a cache line or shorter copies the same row of 8
   planes a step (ResNet-18's pads to 16x16 1.5-1.8x, to 10x10 1.1x, the
   CNN's 2.5x; BEAM's find, which upcast the rows instead: as fast at

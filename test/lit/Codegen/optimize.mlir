@@ -329,6 +329,64 @@ func.func @matvec_1000_outputs(%xin: tensor<1x512xf32>) -> tensor<1x1000xf32> {
   return %k : tensor<1x1000xf32>
 }
 
+// The same classifier as ONNX's Gemm holds it, weights [out, in]: its
+// 1000 outputs have no divisor of 16, so the lanes sum the 512 inputs.
+// Its 2 MB weight, each element read once, streams from memory one row
+// at a time, not 10 rows side by side (streamsWeightOnce).
+// CHECK-LABEL: func @matvec_streamed_rows(
+//       CHECK:   opts = ["UNROLL(1,16)"]
+func.func @matvec_streamed_rows(%xin: tensor<1x512xf32>) -> tensor<1x1000xf32> {
+  %w = tgc.const dense<0.5> : tensor<1000x512xf32>
+  %k = tgc.kernel "r_1_1000_512" (%w, %xin) : (tensor<1000x512xf32>, tensor<1x512xf32>) -> tensor<1x1000xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c512 = tgc.const 512 : index
+    %n = tgc.range 1000 global id 0
+    %k = tgc.range 512 reduce id 1
+    %p = tgc.index %px[%k] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wn = tgc.mul %n, %c512 : index
+    %wk = tgc.add %wn, %k : index
+    %q = tgc.index %pw[%wk] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %o = tgc.index %out[%n] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %n
+    tgc.sink
+  }
+  return %k : tensor<1x1000xf32>
+}
+
+// A 200 KB weight of 100 rows keeps its register tile of 10 rows, which
+// share each load of the input vector.
+// CHECK-LABEL: func @matvec_cached_rows(
+//       CHECK:   opts = ["UNROLL(1,16)", "UPCAST(0,10)"]
+func.func @matvec_cached_rows(%xin: tensor<1x512xf32>) -> tensor<1x100xf32> {
+  %w = tgc.const dense<0.5> : tensor<100x512xf32>
+  %k = tgc.kernel "r_1_100_512" (%w, %xin) : (tensor<100x512xf32>, tensor<1x512xf32>) -> tensor<1x100xf32> {
+  ^bb0(%pw: !tgc.ptr<f32>, %px: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c512 = tgc.const 512 : index
+    %n = tgc.range 100 global id 0
+    %k = tgc.range 512 reduce id 1
+    %p = tgc.index %px[%k] : !tgc.ptr<f32>
+    %x = tgc.load %p : !tgc.ptr<f32> -> f32
+    %wn = tgc.mul %n, %c512 : index
+    %wk = tgc.add %wn, %k : index
+    %q = tgc.index %pw[%wk] : !tgc.ptr<f32>
+    %y = tgc.load %q : !tgc.ptr<f32> -> f32
+    %m = tgc.mul %x, %y : f32
+    tgc.end %k
+    %s = tgc.reduce add %m over %k : f32
+    %o = tgc.index %out[%n] : !tgc.ptr<f32>
+    tgc.store %o, %s : !tgc.ptr<f32>, f32
+    tgc.end %n
+    tgc.sink
+  }
+  return %k : tensor<1x100xf32>
+}
+
 // A 1x1 convolution projecting to 32 channels (MobileNetV2's): the 784
 // pixels are vector lanes, 16 channels a register tile. The channels left
 // split into 2 tasks, the pixel blocks into 7: 7, though odd, because with
