@@ -729,7 +729,7 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   batch 1): its rows, summed in lanes, go one at a time, one stream of
   reads the prefetchers keep ahead of, where 10 rows side by side were
   10 streams (ResNet-18's 1000 x 512 classifier 1.9x faster inside the
-  model on one thread, MobileNetV2's 1000 x 1280 1.6x; BEAM's find).
+  model on one thread, MobileNetV2's 1000 x 1280 1.3x; BEAM's find).
   A pad whose rows are a cache line or shorter copies the same row of 8
   planes a step (ResNet-18's pads to 16x16 1.5-1.8x, to 10x10 1.1x, the
   CNN's 2.5x; BEAM's find, which upcast the rows instead: as fast at
