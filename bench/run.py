@@ -706,7 +706,12 @@ HOW_IT_IS_FAST = """## What makes the C fast, and how to build it
   assembled every stored vector from scalars (NHWC to NCHW of 112x112
   pixels, kernel alone on Zen 3: 2.8x faster with 4 channels, 5.4x with
   8, 6.6x with 16, 7.9x with 32, 14x with 64; NCHW to NHWC with 32 and
-  64 channels 2.1x and 1.8x; attention's K^T 1.9x). Output channels along which only weights move are the
+  64 channels 2.1x and 1.8x; attention's K^T 1.9x). A transpose with
+  math between its loads and stores, where more of its accesses are
+  contiguous along the stores than along the loads (a residual add
+  stored channels-first), takes runs of 8 along both axes, so that its
+  vector goes along the stores and the transposed input is gathered
+  (the ResNet block's last kernel 2.2x faster; BEAM's find). Output channels along which only weights move are the
   lanes rather than the input channels summed in lanes: whole vectors of
   8 where 16 would leave a sixth idle (24, 104; MobileNetV2's 56x56
   projections, 2.2x faster), else padded vectors of 16 (440:

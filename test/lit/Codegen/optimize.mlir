@@ -890,6 +890,43 @@ func.func @transpose_with_math(%x: tensor<64x32xf32>) -> tensor<32x64xf32> {
   return %k : tensor<32x64xf32>
 }
 
+// A residual add after the transpose (the ResNet block's last kernel,
+// NHWC to NCHW with its shortcut, which is NCHW): the store and the
+// shortcut are contiguous along the rows, the transposed input along the
+// columns, so runs of 8 along both let the vector take the rows
+// (kTransposeMathRun); a line of the columns took those, and every store
+// went lane by lane.
+// CHECK-LABEL: func @transpose_with_residual(
+//       CHECK:   opts = ["UPCAST(0,8)", "UPCAST(1,8)"]
+// AVX2-LABEL: func @transpose_with_residual(
+//       AVX2:   opts = ["UPCAST(0,8)", "UPCAST(1,8)"]
+func.func @transpose_with_residual(%x: tensor<64x32xf32>, %r: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %k = tgc.kernel "E_32_64" (%x, %r) : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<32x64xf32> {
+  ^bb0(%px: !tgc.ptr<f32>, %pr: !tgc.ptr<f32>, %out: !tgc.ptr<f32>):
+    %c32 = tgc.const 32 : index
+    %c64 = tgc.const 64 : index
+    %zero = tgc.const 0.0 : f32
+    %j = tgc.range 32 global id 0
+    %i = tgc.range 64 global id 1
+    %xi = tgc.mul %i, %c32 : index
+    %xa = tgc.add %xi, %j : index
+    %xp = tgc.index %px[%xa] : !tgc.ptr<f32>
+    %a = tgc.load %xp : !tgc.ptr<f32> -> f32
+    %oj = tgc.mul %j, %c64 : index
+    %oa = tgc.add %oj, %i : index
+    %rp = tgc.index %pr[%oa] : !tgc.ptr<f32>
+    %b = tgc.load %rp : !tgc.ptr<f32> -> f32
+    %sum = tgc.add %a, %b : f32
+    %relu = tgc.max %sum, %zero : f32
+    %o = tgc.index %out[%oa] : !tgc.ptr<f32>
+    tgc.store %o, %relu : !tgc.ptr<f32>, f32
+    tgc.end %i
+    tgc.end %j
+    tgc.sink
+  }
+  return %k : tensor<32x64xf32>
+}
+
 // Output rows of 36 take no tile of 16 or 8 lanes: runs of 4, in 4 x 4
 // tiles.
 // CHECK-LABEL: func @transpose_rows_of_36(
