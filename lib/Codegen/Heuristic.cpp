@@ -89,14 +89,13 @@ bool streamsWeightOnce(KernelOp kernel, KernelShape &shape) {
            llvm::all_of(shape.reductions, moves);
   };
   return llvm::any_of(shape.accesses, [&](const Access &access) {
-    IndexOp index = access.index;
-    unsigned input = cast<BlockArgument>(index.getBuf()).getArgNumber();
-    if (access.isStore || !access.inReduce ||
-        input >= kernel.getInputs().size())
+    Value weight = access.isStore || !access.inReduce
+                       ? Value()
+                       : findAddressedInput(kernel, access.index);
+    if (!weight || !weight.getDefiningOp<ConstOp>())
       return false;
-    Value weight = kernel.getInputs()[input];
     auto type = dyn_cast<RankedTensorType>(weight.getType());
-    return weight.getDefiningOp<ConstOp>() && type && type.hasStaticShape() &&
+    return type && type.hasStaticShape() &&
            getTensorBytes(type) > kStreamedWeightBytes &&
            everyRangeMoves(access);
   });
