@@ -303,8 +303,25 @@ def TgcUnswitch : Pass<"tgc-unswitch", "::mlir::ModuleOp"> {
     keep one side, gates decided true go, loads gated false become their
     alternative. A reduction loop whose gates compare its own index (a
     concatenation along the summed axis) is split into one loop per piece,
-    run in order, each over its piece's indices with its gates decided. At
-    most 256 pieces and 8192 copied ops per loop.
+    run in order, each over its piece's indices with its gates decided. A
+    loop whose gated loads read zeros that only multiply finite constant
+    weights into sums (a convolution's padding) is copied per piece too,
+    where the pieces outside the largest are at least an eighth of the
+    gate's range: tgc-drop-zero-products then erases the copies that read
+    only padding. At most 256 pieces and 8192 copied ops per loop.
+  }];
+}
+
+def TgcDropZeroProducts : Pass<"tgc-drop-zero-products", "::mlir::ModuleOp"> {
+  let summary = "Drop the terms of a sum that multiply a zero by a finite weight";
+  let description = [{
+    In linearized kernels: a float add of mul(a, b) (or a mulacc) where one
+    factor is a zero constant and the other a finite constant or a load
+    from a constant input whose elements are all finite (a weight) becomes
+    its other operand: a convolution's padding, read as zeros, adds
+    nothing. A register stored back with the value loaded from it, with no
+    store to it between, is not stored, and a loop or if left with no op
+    whose effect is seen after it (prefetches aside) is erased.
   }];
 }
 

@@ -123,8 +123,9 @@ static const Stage kStages[] = {
      }},
     // ops placed in their loops, reduces into accumulators, loops copied
     // per piece of the index their gates compare (and the lanes those
-    // copies decide folded into vector loads), products fused into the
-    // adds that read them, broadcasts moved next to their first reader,
+    // copies decide folded into vector loads), products of padding's
+    // zeros and finite weights dropped, the others fused into the adds
+    // that read them, broadcasts moved next to their first reader,
     // short window loops marked to stay loops in C (CPU)
     {"linearize",
      [](OpPassManager &pm, const PipelineOptions &options) {
@@ -138,6 +139,8 @@ static const Stage kStages[] = {
          // were selects of every part's before
          pm.addPass(createTgcDevectorize());
        }
+       // sums lose the products of their padding's zeros and weights
+       pm.addPass(createTgcDropZeroProducts());
        pm.addPass(createTgcMulacc());
        pm.addPass(createTgcSinkBroadcasts());
        // short window loops the C compiler keeps as loops (CPU)

@@ -27,6 +27,7 @@
 
 #include "Codegen/Passes.h"
 #include "Codegen/Symbolic.h"
+#include "Codegen/ZeroProducts.h"
 #include "IR/TgcOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -165,6 +166,11 @@ struct Switch {
   /// decided, the vector folds into vector loads (tgc-devectorize).
   int64_t gatedLanes = 0;
   int64_t selects = 0;
+  /// Every one of those loads reads a zero where its gate is false, which
+  /// only multiplies finite weights into sums (a convolution's padding):
+  /// the copies where the gates are false add nothing, and
+  /// tgc-drop-zero-products erases them.
+  bool readsOnlyPadding = false;
 };
 
 /// Loads in `body` through a gated index whose gate `decides` holds for:
@@ -204,9 +210,28 @@ bool isDecidedInPart(Value cond, const llvm::SmallPtrSetImpl<Value> &decided,
           isDecidedInPart(def->getOperand(1), decided, depth + 1));
 }
 
+/// True if every load in `body` through an index gated by a condition
+/// `decides` holds for reads a zero where the gate is false that only
+/// scales sums (onlyScalesSums).
+bool readsOnlyPadding(ArrayRef<Operation *> body,
+                      llvm::function_ref<bool(Value)> decides,
+                      FiniteWeights &finite) {
+  for (Operation *op : body) {
+    auto load = dyn_cast<LoadOp>(op);
+    auto index = load ? load.getPtr().getDefiningOp<IndexOp>() : IndexOp();
+    if (!index || !index.getGate() || !decides(index.getGate()))
+      continue;
+    if (!load.getAlt() || !isFloatZero(load.getAlt()) ||
+        !onlyScalesSums(load.getResult(), finite))
+      return false;
+  }
+  return true;
+}
+
 std::optional<Switch>
 findSwitch(ArrayRef<Operation *> body,
-           const llvm::SmallPtrSetImpl<Operation *> &inside) {
+           const llvm::SmallPtrSetImpl<Operation *> &inside,
+           FiniteWeights &finite) {
   auto isInvariantCondition = [&](Value value) {
     Operation *def = value.getDefiningOp();
     return value.getType().isInteger(1) && def && !inside.contains(def) &&
@@ -250,6 +275,7 @@ findSwitch(ArrayRef<Operation *> body,
   auto decides = [&](Value gate) { return isDecidedInPart(gate, decided); };
   best.gatedLoads = countGatedLoads(body, decides);
   best.gatedLanes = countGatedLoads(body, decides, /*lanesOnly=*/true);
+  best.readsOnlyPadding = readsOnlyPadding(body, decides, finite);
   for (Operation *op : body)
     if (auto where = dyn_cast<WhereOp>(op); where && decides(where.getCond()))
       ++best.selects;
@@ -428,15 +454,32 @@ void decideAt(const Switch &s, int64_t x, OpBuilder &builder,
   }
 }
 
+/// The least share of a gate's range outside its largest piece (the image's
+/// border rows, of the rows plus padding a window's row index runs over)
+/// worth an if around the loop: 2 of 9 at 7x7 made ResNet-18's 3x3
+/// convolutions 1.2x faster; 2 of 114 at 112x112 made MobileNetV2's first
+/// depthwise convolution, whose loop is a window's 3 columns, 1.3x slower
+/// (its ifs left GCC's unrolling of the window's rows).
+constexpr int64_t kMinPaddingShareInverse = 8;
+
+bool isPaddingShare(ArrayRef<std::pair<int64_t, int64_t>> pieces,
+                    IndexBounds bounds) {
+  int64_t largest = 0;
+  for (auto [lo, hi] : pieces)
+    largest = std::max(largest, hi - lo);
+  int64_t range = bounds.max - bounds.min + 1;
+  return (range - largest) * kMinPaddingShareInverse >= range;
+}
+
 /// One copy of the loop per piece, each under an if on its piece.
-bool unswitch(Loop loop) {
+bool unswitch(Loop loop, FiniteWeights &finite) {
   if (loop.range.getAxis() == AxisType::thread)
     return false;
   SmallVector<Operation *> body = bodyOf(loop);
   llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
   if (isReadAfter(body, inside))
     return false;
-  std::optional<Switch> found = findSwitch(body, inside);
+  std::optional<Switch> found = findSwitch(body, inside, finite);
   // One gated load is worth a copy of the loop only as a lane of a vector:
   // SqueezeNet's stem reads rows of 111 columns, every other element, as
   // 7 vectors of 16 in a loop; the vector's 16th lane is gated (only the
@@ -459,8 +502,14 @@ bool unswitch(Loop loop) {
   // multiplies and adds (a 1x1 convolution at 7x7, 1024 -> 2048 channels,
   // ran 1.09x slower than unpadded, 0.9x once unswitched). A lone gated
   // load (a padded border) costs one predictable branch, which the C
-  // compiler hoists itself.
-  if (found->selects < 1 && pieces.size() != 2)
+  // compiler hoists itself. But not the products of the zeros it reads
+  // there: a 3x3 convolution at 7x7 spends 2 of every 21 rows of its taps
+  // on them. Where the padding's zeros only multiply finite weights into
+  // sums, the copies outside the image add nothing and go
+  // (tgc-drop-zero-products), where they are a large enough share of the
+  // image (isPaddingShare).
+  if (found->selects < 1 && pieces.size() != 2 &&
+      !(found->readsOnlyPadding && isPaddingShare(pieces, *bounds)))
     return false;
 
   OpBuilder builder(loop.range);
@@ -611,12 +660,13 @@ struct Unswitch : impl::TgcUnswitchBase<Unswitch> {
     getOperation().walk([&](KernelOp kernel) {
       if (!kernel.isLowered())
         return;
+      FiniteWeights finite(kernel);
       // Outermost loops first; each unswitch changes the program, so the
       // loops are found again after it.
       for (int done = 0; done < kMaxUnswitchedLoops; ++done) {
         bool changed = false;
         for (const Loop &loop : loopsOf(kernel))
-          if ((changed = unswitch(loop) || split(loop)))
+          if ((changed = unswitch(loop, finite) || split(loop)))
             break;
         if (!changed)
           break;
