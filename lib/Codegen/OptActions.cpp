@@ -358,7 +358,11 @@ RangeOp mlir::tgc::findRange(KernelOp kernel, int64_t axis) {
 }
 
 Value mlir::tgc::findAddressedInput(KernelOp kernel, IndexOp index) {
-  auto arg = dyn_cast<BlockArgument>(index.getBuf());
+  return findAddressedInput(kernel, index.getBuf());
+}
+
+Value mlir::tgc::findAddressedInput(KernelOp kernel, Value buf) {
+  auto arg = dyn_cast<BlockArgument>(buf);
   if (!arg || arg.getOwner() != &kernel.getBlock() ||
       arg.getArgNumber() >= kernel.getInputs().size())
     return {};

@@ -105,6 +105,9 @@ RangeOp findRange(KernelOp kernel, int64_t axis);
 /// The operand of `kernel` (one of its inputs) that `index` addresses, or
 /// null when it addresses an output.
 Value findAddressedInput(KernelOp kernel, IndexOp index);
+/// The same for a pointer `buf` into one of the kernel's buffers (a block
+/// argument of its body): null for an output or any other pointer.
+Value findAddressedInput(KernelOp kernel, Value buf);
 
 } // namespace mlir::tgc
 

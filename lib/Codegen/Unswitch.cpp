@@ -166,11 +166,6 @@ struct Switch {
   /// decided, the vector folds into vector loads (tgc-devectorize).
   int64_t gatedLanes = 0;
   int64_t selects = 0;
-  /// Every one of those loads reads a zero where its gate is false, which
-  /// only multiplies finite weights into sums (a convolution's padding):
-  /// the copies where the gates are false add nothing, and
-  /// tgc-drop-zero-products erases them.
-  bool readsOnlyPadding = false;
 };
 
 /// Loads in `body` through a gated index whose gate `decides` holds for:
@@ -210,16 +205,19 @@ bool isDecidedInPart(Value cond, const llvm::SmallPtrSetImpl<Value> &decided,
           isDecidedInPart(def->getOperand(1), decided, depth + 1));
 }
 
-/// True if every load in `body` through an index gated by a condition
-/// `decides` holds for reads a zero where the gate is false that only
-/// scales sums (onlyScalesSums).
-bool readsOnlyPadding(ArrayRef<Operation *> body,
-                      llvm::function_ref<bool(Value)> decides,
+/// True if every load in `body` through an index gated by the switch's
+/// conditions reads a zero where the gate is false that only scales sums
+/// (onlyScalesSums), as a convolution's padding does: the copies where the
+/// gates are false add nothing, and tgc-drop-zero-products erases them.
+bool readsOnlyPadding(ArrayRef<Operation *> body, const Switch &s,
                       FiniteWeights &finite) {
+  llvm::SmallPtrSet<Value, 16> decided(s.conditions.begin(),
+                                       s.conditions.end());
   for (Operation *op : body) {
     auto load = dyn_cast<LoadOp>(op);
     auto index = load ? load.getPtr().getDefiningOp<IndexOp>() : IndexOp();
-    if (!index || !index.getGate() || !decides(index.getGate()))
+    if (!index || !index.getGate() ||
+        !isDecidedInPart(index.getGate(), decided))
       continue;
     if (!load.getAlt() || !isFloatZero(load.getAlt()) ||
         !onlyScalesSums(load.getResult(), finite))
@@ -230,8 +228,7 @@ bool readsOnlyPadding(ArrayRef<Operation *> body,
 
 std::optional<Switch>
 findSwitch(ArrayRef<Operation *> body,
-           const llvm::SmallPtrSetImpl<Operation *> &inside,
-           FiniteWeights &finite) {
+           const llvm::SmallPtrSetImpl<Operation *> &inside) {
   auto isInvariantCondition = [&](Value value) {
     Operation *def = value.getDefiningOp();
     return value.getType().isInteger(1) && def && !inside.contains(def) &&
@@ -275,7 +272,6 @@ findSwitch(ArrayRef<Operation *> body,
   auto decides = [&](Value gate) { return isDecidedInPart(gate, decided); };
   best.gatedLoads = countGatedLoads(body, decides);
   best.gatedLanes = countGatedLoads(body, decides, /*lanesOnly=*/true);
-  best.readsOnlyPadding = readsOnlyPadding(body, decides, finite);
   for (Operation *op : body)
     if (auto where = dyn_cast<WhereOp>(op); where && decides(where.getCond()))
       ++best.selects;
@@ -479,7 +475,7 @@ bool unswitch(Loop loop, FiniteWeights &finite) {
   llvm::SmallPtrSet<Operation *, 32> inside(body.begin(), body.end());
   if (isReadAfter(body, inside))
     return false;
-  std::optional<Switch> found = findSwitch(body, inside, finite);
+  std::optional<Switch> found = findSwitch(body, inside);
   // One gated load is worth a copy of the loop only as a lane of a vector:
   // SqueezeNet's stem reads rows of 111 columns, every other element, as
   // 7 vectors of 16 in a loop; the vector's 16th lane is gated (only the
@@ -509,7 +505,8 @@ bool unswitch(Loop loop, FiniteWeights &finite) {
   // (tgc-drop-zero-products), where they are a large enough share of the
   // image (isPaddingShare).
   if (found->selects < 1 && pieces.size() != 2 &&
-      !(found->readsOnlyPadding && isPaddingShare(pieces, *bounds)))
+      !(isPaddingShare(pieces, *bounds) &&
+        readsOnlyPadding(body, *found, finite)))
     return false;
 
   OpBuilder builder(loop.range);

@@ -104,13 +104,9 @@ bool FiniteWeights::isFinite(Value value, int depth) {
   if (!load || (load.getAlt() && !isFinite(load.getAlt(), depth + 1)))
     return false;
   // Through an index, or the buffer itself (its first element).
-  Value input;
-  if (auto index = load.getPtr().getDefiningOp<IndexOp>())
-    input = findAddressedInput(kernel, index);
-  else if (auto arg = dyn_cast<BlockArgument>(load.getPtr());
-           arg && arg.getOwner() == &kernel.getBlock() &&
-           arg.getArgNumber() < kernel.getInputs().size())
-    input = kernel.getInputs()[arg.getArgNumber()];
+  auto index = load.getPtr().getDefiningOp<IndexOp>();
+  Value input =
+      findAddressedInput(kernel, index ? index.getBuf() : load.getPtr());
   auto constant = input ? input.getDefiningOp<ConstOp>() : ConstOp();
   return constant && isFiniteInput(constant);
 }
@@ -189,12 +185,12 @@ void dropUnchangedStores(KernelOp kernel) {
       continue;
     Value reg = load.getPtr().getDefiningOp<IndexOp>().getBuf();
     bool written = false;
-    for (Operation *between = load->getNextNode(); between != store;
+    for (Operation *between = load->getNextNode(); !written && between != store;
          between = between->getNextNode()) {
       auto other = dyn_cast<StoreOp>(between);
       auto index = other ? other.getPtr().getDefiningOp<IndexOp>() : IndexOp();
-      written |= isa<RangeOp, EndOp, IfOp, EndifOp>(between) ||
-                 (other && (!index || index.getBuf() == reg));
+      written = isa<RangeOp, EndOp, IfOp, EndifOp>(between) ||
+                (other && (!index || index.getBuf() == reg));
     }
     if (!written)
       unchanged.push_back(store);
@@ -242,10 +238,9 @@ void eraseIdleSpans(KernelOp kernel) {
       }
       if (idle) {
         op->erase();
-        for (Operation *in : llvm::reverse(span)) {
-          in->dropAllUses();
+        // Users before their operands: nothing outside reads the span.
+        for (Operation *in : llvm::reverse(span))
           in->erase();
-        }
         opener->erase();
       }
     }
